@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# One idempotent set-up step shared by the quick start, the tests and CI:
+# system packages the tests drive, npm dependencies, and the TypeScript build.
+# Fast when everything is already in place.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need_apt=()
+for pair in vim:vim less:less htop:htop tmux:tmux asciinema:asciinema python3:python3 \
+            make:make g++:g++ chromium:chromium; do
+  bin=${pair%%:*}; pkg=${pair##*:}
+  command -v "$bin" >/dev/null 2>&1 || need_apt+=("$pkg")
+done
+if [ ${#need_apt[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "setup: installing ${need_apt[*]} with apt-get" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq >&2
+    apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >&2
+  else
+    echo "setup: missing ${need_apt[*]}; install them (Debian: apt-get install ${need_apt[*]})" >&2
+  fi
+fi
+
+# npm dependencies: reinstall when the lockfile changed since the last install.
+stamp=node_modules/.tapedeck-lock-stamp
+lock_sum=$(sha256sum package-lock.json | cut -d' ' -f1)
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$lock_sum" ]; then
+  echo "setup: npm ci" >&2
+  npm ci --no-audit --no-fund >&2
+  echo "$lock_sum" > "$stamp"
+fi
+
+# Build when any source is newer than the build output.
+if [ ! -f dist/cli/main.js ] || [ -n "$(find src tsconfig.json -newer dist/.build-stamp 2>/dev/null | head -n1)" ] || [ ! -f dist/.build-stamp ]; then
+  echo "setup: building" >&2
+  npx tsc -p tsconfig.json >&2
+  touch dist/.build-stamp
+fi

@@ -1,0 +1,69 @@
+import { parseBoundary } from '../../core/boundary.js';
+import { usageError } from '../../core/errors.js';
+import { recordProtocol } from '../../recorder/protocol-tap.js';
+import { parseOptions, splitCommand } from '../args.js';
+
+const HELP = `usage: tapedeck record --out FILE [--kind protocol|terminal] [options] -- CMD ARGS...
+
+The kind comes from the extension: .ndjson/.jsonl record a protocol tape, .cast a terminal tape.
+
+protocol options:
+  --boundary RULE      where a response ends: auto (default), done, jsonrpc, idle:MS
+  --redact-env NAME    store NAME's value as {{tapedeck.env.NAME}} (repeatable)
+
+terminal options:
+  --rows R --cols C    terminal size (default: the real terminal's, else 24x80)
+  --title T            the cast's title
+  --format v3|v2       asciicast version to write (default v3)
+`;
+
+export type TapeKind = 'protocol' | 'terminal';
+
+export function kindFromPath(path: string): TapeKind | undefined {
+  if (/\.(ndjson|jsonl)$/i.test(path)) return 'protocol';
+  if (/\.cast$/i.test(path)) return 'terminal';
+  return undefined;
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const { own, command } = splitCommand(argv);
+  if (own.includes('--help') || own.includes('-h')) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  const kindFlag = own.indexOf('--kind');
+  const outFlag = own.indexOf('--out');
+  const out = outFlag >= 0 ? own[outFlag + 1] : undefined;
+  if (!out) throw usageError('record: --out FILE is required');
+  const kind = (kindFlag >= 0 ? own[kindFlag + 1] : undefined) ?? kindFromPath(out);
+  if (kind !== 'protocol' && kind !== 'terminal') {
+    throw usageError(`record: cannot tell the tape kind of ${JSON.stringify(out)}: name it .ndjson/.jsonl or .cast, or pass --kind protocol|terminal`);
+  }
+  if (command.length === 0) throw usageError('record: give the command to record after --, e.g. tapedeck record --out tape.ndjson -- node server.js');
+  if (kind === 'terminal') {
+    const { runTerminalRecord } = await import('./record-terminal.js');
+    return runTerminalRecord(own, command);
+  }
+  return recordProtocolCommand(own, command);
+}
+
+async function recordProtocolCommand(own: string[], command: string[]): Promise<number> {
+  const { values, positionals } = parseOptions('record', own, {
+    out: { type: 'string' },
+    kind: { type: 'string' },
+    boundary: { type: 'string', default: 'auto' },
+    'redact-env': { type: 'string', multiple: true, default: [] },
+  });
+  if (positionals.length > 0) throw usageError(`record: unexpected argument ${JSON.stringify(positionals[0])} (the command goes after --)`);
+  const result = await recordProtocol({
+    command: command[0],
+    args: command.slice(1),
+    out: values.out!,
+    boundary: parseBoundary(values.boundary!),
+    redactEnv: values['redact-env'],
+  });
+  if (result.pairsNotWritten > 0) {
+    process.stderr.write(`tapedeck: ${result.pairsNotWritten} pair(s) were not recorded to ${values.out}\n`);
+  }
+  return result.exitCode;
+}

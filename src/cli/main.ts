@@ -1,0 +1,58 @@
+#!/usr/bin/env node
+import { TapedeckError } from '../core/errors.js';
+import { ExitCode } from '../core/exit-codes.js';
+
+/**
+ * The tapedeck CLI: dispatches to one module per command. Every command is a
+ * function from argv to an exit code; errors a user can act on are
+ * TapedeckErrors, printed as one line that names file:line. No stack traces.
+ */
+type Command = (argv: string[]) => Promise<number>;
+
+const commands: Record<string, { summary: string; load: () => Promise<Command> }> = {
+  record: { summary: 'record a protocol tape (.ndjson) or a terminal tape (.cast)', load: async () => (await import('./commands/record.js')).run },
+  replay: { summary: 'replay tapes against a fresh process and report drift', load: async () => (await import('./commands/replay.js')).run },
+  serve: { summary: 'answer a client from a protocol tape (a stand-in server)', load: async () => (await import('./commands/serve.js')).run },
+  snapshot: { summary: 'print the screen of a terminal tape at a marker or time', load: async () => (await import('./commands/snapshot.js')).run },
+  explain: { summary: 'explain a TDxxxx diagnostic code', load: async () => (await import('./commands/explain.js')).run },
+  version: { summary: 'print the version', load: async () => (await import('./commands/version.js')).run },
+};
+
+export function usage(): string {
+  const width = Math.max(...Object.keys(commands).map((c) => c.length));
+  const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
+  return `usage: tapedeck <command> [options]\n\ncommands:\n${lines.join('\n')}\n\nRun tapedeck <command> --help for a command's options.`;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(`${usage()}\n`);
+    return name ? ExitCode.ok : ExitCode.usage;
+  }
+  if (name === '--version' || name === '-V') return (await commands.version.load())([]);
+  const command = commands[name];
+  if (!command) {
+    process.stderr.write(`tapedeck: unknown command ${JSON.stringify(name)}\n\n${usage()}\n`);
+    return ExitCode.usage;
+  }
+  return (await command.load())(rest);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    // Exit explicitly: a paused stdin or a finished child's pipes must not keep the CLI alive.
+    process.exit(code);
+  },
+  (err: unknown) => {
+    if (err instanceof TapedeckError) {
+      process.stderr.write(`tapedeck: ${err.describe()}\n`);
+      process.exit(err.exitCode);
+    } else {
+      const e = err as Error;
+      process.stderr.write(`tapedeck: internal error: ${e?.message ?? String(err)}\n`);
+      if (process.env.TAPEDECK_DEBUG) process.stderr.write(`${e?.stack}\n`);
+      process.exit(ExitCode.usage);
+    }
+  },
+);

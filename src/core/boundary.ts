@@ -1,0 +1,259 @@
+import { usageError } from './errors.js';
+
+/**
+ * Where a response ends. The recorder, the replayer and the stand-in server
+ * all frame responses with this one module, so a tape recorded under a rule
+ * replays under the same rule.
+ *
+ * - done:    the response ends with a line whose JSON has "kind":"done" (seed 000).
+ * - jsonrpc: JSON-RPC 2.0 over NDJSON (MCP stdio): a request's response ends with
+ *            the message carrying its id; notifications and the client's answers
+ *            to server requests get none.
+ * - idle:MS: whatever arrives until MS of quiet.
+ * - auto:    per request: jsonrpc when it is a JSON-RPC 2.0 message; done when it
+ *            is a seed-000 request (has "op") or the server has already ended a
+ *            response with a done line; otherwise idle:AUTO_IDLE_MS.
+ *
+ * Lines the server sends while no request is waiting (before the first, or
+ * between responses) are kept and put at the start of the next request's
+ * response, so every byte lands in some pair and every line stays a valid pair.
+ */
+export type Boundary = { kind: 'auto' } | { kind: 'done' } | { kind: 'jsonrpc' } | { kind: 'idle'; ms: number };
+export type ResolvedRule = { kind: 'done' } | { kind: 'jsonrpc' } | { kind: 'idle'; ms: number };
+
+export const AUTO_IDLE_MS = 300;
+
+export function parseBoundary(spec: string): Boundary {
+  if (spec === 'auto' || spec === 'done' || spec === 'jsonrpc') return { kind: spec };
+  const m = /^idle:(\d+)$/.exec(spec);
+  if (m) return { kind: 'idle', ms: Number(m[1]) };
+  throw usageError(`--boundary must be auto, done, jsonrpc or idle:MS, got ${JSON.stringify(spec)}`);
+}
+
+export function formatBoundary(b: Boundary): string {
+  return b.kind === 'idle' ? `idle:${b.ms}` : b.kind;
+}
+
+/** What one JSON-RPC line is, from the framing point of view. */
+export type RpcMessage =
+  | { type: 'request'; id: string }
+  | { type: 'notification' }
+  | { type: 'response'; id: string }
+  | { type: 'other' };
+
+export function classifyRpc(text: string): RpcMessage {
+  let msg: unknown;
+  try {
+    msg = JSON.parse(text);
+  } catch {
+    return { type: 'other' };
+  }
+  if (msg === null || typeof msg !== 'object' || Array.isArray(msg)) return { type: 'other' };
+  const m = msg as Record<string, unknown>;
+  const hasId = 'id' in m && m.id !== undefined;
+  if (typeof m.method === 'string') return hasId ? { type: 'request', id: JSON.stringify(m.id) } : { type: 'notification' };
+  if (hasId && ('result' in m || 'error' in m)) return { type: 'response', id: JSON.stringify(m.id) };
+  return { type: 'other' };
+}
+
+function isDoneLine(text: string): boolean {
+  if (!text.includes('"done"')) return false;
+  try {
+    const v = JSON.parse(text) as { kind?: unknown };
+    return v !== null && typeof v === 'object' && v.kind === 'done';
+  } catch {
+    return false;
+  }
+}
+
+export interface Exchange {
+  /** 0-based order of the request. */
+  index: number;
+  /** The request line, whitespace-trimmed (seed 000). */
+  request: string;
+  rule: ResolvedRule;
+  /** For jsonrpc requests: the id whose response ends the exchange. */
+  awaitingId?: string;
+  chunks: Buffer[];
+  complete: boolean;
+  /** Why it ended: its boundary, or end of stream before the boundary. */
+  endedBy?: 'boundary' | 'eof';
+}
+
+export function responseBytes(ex: Exchange): Buffer {
+  return Buffer.concat(ex.chunks);
+}
+
+export interface FramerOptions {
+  autoIdleMs?: number;
+  /** Called once per exchange, in request order. */
+  onComplete: (ex: Exchange) => void;
+}
+
+/**
+ * Attributes server output to client requests. Requests may overlap (a client
+ * need not wait for a response before its next request); completed exchanges
+ * are handed out in request order.
+ */
+export class ResponseFramer {
+  private readonly queue: Exchange[] = [];
+  private orphan: Buffer[] = [];
+  private seenDone = false;
+  private nextIndex = 0;
+  private idleTimer: NodeJS.Timeout | undefined;
+  private readonly autoIdleMs: number;
+
+  constructor(
+    private readonly boundary: Boundary,
+    private readonly options: FramerOptions,
+  ) {
+    this.autoIdleMs = options.autoIdleMs ?? AUTO_IDLE_MS;
+  }
+
+  get pendingCount(): number {
+    return this.queue.length;
+  }
+
+  resolveRule(request: string): ResolvedRule {
+    if (this.boundary.kind !== 'auto') return this.boundary;
+    const first = request[0];
+    if (first === '{') {
+      try {
+        const v = JSON.parse(request) as Record<string, unknown>;
+        if (v && typeof v === 'object' && !Array.isArray(v)) {
+          if (v.jsonrpc === '2.0') return { kind: 'jsonrpc' };
+          if (typeof v.op === 'string' || this.seenDone) return { kind: 'done' };
+        }
+      } catch {
+        /* not JSON: fall through */
+      }
+    } else if (first === '[' && /"jsonrpc"\s*:\s*"2\.0"/.test(request)) {
+      return { kind: 'jsonrpc' };
+    }
+    return this.seenDone ? { kind: 'done' } : { kind: 'idle', ms: this.autoIdleMs };
+  }
+
+  /** Registers one client line. Blank lines are forwarded by callers but are no request. */
+  addRequest(line: string): Exchange | undefined {
+    const request = line.trim();
+    if (request === '') return undefined;
+    const rule = this.resolveRule(request);
+    const ex: Exchange = { index: this.nextIndex++, request, rule, chunks: this.orphan, complete: false };
+    this.orphan = [];
+    if (rule.kind === 'jsonrpc') {
+      const msg = classifyRpc(request);
+      if (msg.type === 'request') ex.awaitingId = msg.id;
+      else this.markComplete(ex, 'boundary'); // notifications and answers to server requests get no response
+    }
+    this.queue.push(ex);
+    this.armIdle();
+    this.drain();
+    return ex;
+  }
+
+  /** One complete server line (with its "\n"). */
+  serverLine(line: Buffer): void {
+    const text = line.toString('utf8');
+    const target = this.route(text);
+    if (!target) {
+      this.orphan.push(line);
+      if (isDoneLine(text)) this.seenDone = true;
+      return;
+    }
+    target.chunks.push(line);
+    if (target.rule.kind === 'done' && isDoneLine(text)) {
+      this.seenDone = true;
+      this.markComplete(target, 'boundary');
+    } else if (target.rule.kind === 'jsonrpc' && target.awaitingId !== undefined) {
+      const msg = classifyRpc(text);
+      if (msg.type === 'response' && msg.id === target.awaitingId) this.markComplete(target, 'boundary');
+    } else if (isDoneLine(text)) {
+      this.seenDone = true;
+    }
+    this.drain();
+  }
+
+  /** Any server bytes arrived: quiet periods restart. */
+  serverActivity(): void {
+    if (this.idleTimer) this.armIdle(true);
+  }
+
+  /** Bytes after the last newline when the stream ends or goes quiet. */
+  serverPartial(tail: Buffer): void {
+    const target = this.oldestIncomplete();
+    if (target) target.chunks.push(tail);
+    else this.orphan.push(tail);
+  }
+
+  /** End of the server's output: every waiting exchange ends as it is. Returns unattributed trailing bytes. */
+  finish(): Buffer {
+    this.clearIdle();
+    for (const ex of this.queue) if (!ex.complete) this.markComplete(ex, 'eof');
+    this.drain();
+    const rest = Buffer.concat(this.orphan);
+    this.orphan = [];
+    return rest;
+  }
+
+  /** Stops timers without completing anything (the owner is giving up). */
+  dispose(): void {
+    this.clearIdle();
+  }
+
+  private route(text: string): Exchange | undefined {
+    // A JSON-RPC response goes to the request with its id, wherever it is in the queue.
+    if (text.includes('"id"')) {
+      const msg = classifyRpc(text);
+      if (msg.type === 'response') {
+        const owner = this.queue.find((e) => !e.complete && e.awaitingId === msg.id);
+        if (owner) return owner;
+      }
+    }
+    return this.oldestIncomplete();
+  }
+
+  private oldestIncomplete(): Exchange | undefined {
+    for (const ex of this.queue) if (!ex.complete) return ex;
+    return undefined;
+  }
+
+  private markComplete(ex: Exchange, endedBy: 'boundary' | 'eof'): void {
+    if (ex.complete) return;
+    ex.complete = true;
+    ex.endedBy = endedBy;
+    this.armIdle();
+  }
+
+  private drain(): void {
+    while (this.queue.length > 0 && this.queue[0].complete) {
+      const ex = this.queue.shift()!;
+      this.options.onComplete(ex);
+    }
+  }
+
+  /** The quiet timer belongs to the oldest waiting exchange when its rule is idle. */
+  private armIdle(restart = false): void {
+    const head = this.oldestIncomplete();
+    if (!head || head.rule.kind !== 'idle') {
+      this.clearIdle();
+      return;
+    }
+    if (this.idleTimer && !restart) return;
+    this.clearIdle();
+    const ms = head.rule.ms;
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = undefined;
+      this.onIdle?.(head);
+      this.markComplete(head, 'boundary');
+      this.drain();
+    }, ms);
+  }
+
+  /** Lets the owner hand over a partial line before an idle boundary closes an exchange. */
+  onIdle?: (ex: Exchange) => void;
+
+  private clearIdle(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * tapedeck's own diagnostic codes. Each drift envelope carries one, and
+ * `tapedeck explain CODE` prints its long explanation.
+ */
+export interface CodeInfo {
+  code: string;
+  title: string;
+  explanation: string;
+}
+
+const catalogue: CodeInfo[] = [
+  {
+    code: 'TD1001',
+    title: 'response drifted',
+    explanation:
+      'The live server answered a recorded request with different bytes than the tape holds. ' +
+      'For JSON lines the differing JSONPaths are listed; otherwise a unified diff. If the change is ' +
+      'intended, accept it with `tapedeck replay --update` (or apply the fix alternative of the drift ' +
+      'envelope, which rewrites the tape line). If the difference is a volatile value (a timestamp, a ' +
+      'version, an id), declare a normaliser: `--ignore JSONPATH` or `--filter REGEX=REPLACEMENT`, or the ' +
+      'same keys in tapedeck.config.json.',
+  },
+  {
+    code: 'TD1002',
+    title: 'response never completed',
+    explanation:
+      'The server did not finish its response within --timeout-ms (default 10000). A response ends by the ' +
+      'boundary rule: a {"kind":"done"} line (done), the message carrying the request id (jsonrpc), or a ' +
+      'quiet period (idle:MS). The server was stopped and the rest of the tape was not replayed. Check ' +
+      'that the server still answers this request, or raise --timeout-ms for slow operations.',
+  },
+  {
+    code: 'TD1003',
+    title: 'server exited before the tape ended',
+    explanation:
+      'The server process ended (exit status or signal shown) while recorded requests were still to be ' +
+      'answered. The tail of its stderr is included. A crash on a recorded request is a regression; if ' +
+      'the server is meant to exit here, re-record the tape.',
+  },
+  {
+    code: 'TD1004',
+    title: 'server message missing',
+    explanation:
+      'A message the server sent on its own (a JSON-RPC notification or server-to-client request) is in ' +
+      'the tape but never came in the live run. Such messages may arrive before or after neighbouring ' +
+      'responses, so they are matched anywhere in the tape rather than at a fixed position; this one ' +
+      'came nowhere.',
+  },
+  {
+    code: 'TD1005',
+    title: 'unexpected server message',
+    explanation:
+      'The live server sent a message on its own (a JSON-RPC notification or server-to-client request) ' +
+      'that the tape does not hold anywhere. Re-record or `--update` the tape if it is intended.',
+  },
+  {
+    code: 'TD2001',
+    title: 'malformed tape line',
+    explanation:
+      'A tape line is not a valid pair. Every non-blank line must be one JSON object with string fields ' +
+      '"request" and "response" (seed 000 recorder format); other keys are ignored.',
+  },
+  {
+    code: 'TD2002',
+    title: 'tape unreadable',
+    explanation: 'The tape file could not be read (missing, a directory, or no permission).',
+  },
+  {
+    code: 'TD2003',
+    title: 'server could not start',
+    explanation: 'The command given after -- could not be started (not found, not executable). Check the path and PATH.',
+  },
+  {
+    code: 'TD2004',
+    title: 'redacted value unavailable',
+    explanation:
+      'The tape stores a secret as {{tapedeck.env.NAME}}, recorded with --redact-env NAME. Replay and serve ' +
+      'put the real value back from the environment, so NAME must be set when they run.',
+  },
+  {
+    code: 'TD3001',
+    title: 'unmatched request',
+    explanation:
+      '`tapedeck serve` got a request that no recorded pair matches (after normalisers). The client was ' +
+      'answered with an error. Record the exchange against the real server, or add a normaliser if the ' +
+      'request carries a volatile value.',
+  },
+  {
+    code: 'TD3002',
+    title: 'recorded pair unused',
+    explanation:
+      '`tapedeck serve` ended without the client sending this recorded request. The client no longer ' +
+      'does what the tape says it did. Pass --allow-unused if a partial conversation is fine.',
+  },
+];
+
+const byCode = new Map(catalogue.map((c) => [c.code, c]));
+
+export function codeInfo(code: string): CodeInfo | undefined {
+  return byCode.get(code.toUpperCase());
+}
+
+export function allCodes(): readonly CodeInfo[] {
+  return catalogue;
+}

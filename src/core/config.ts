@@ -1,0 +1,99 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { findNodeAtLocation, parseTree, type Node as JsonNode, type ParseError, printParseErrorCode } from 'jsonc-parser';
+import { TapedeckError } from './errors.js';
+import { ExitCode } from './exit-codes.js';
+import { compileRegex, parseFilter, validateJsonPath, type TextFilter } from './normalise.js';
+import { parseBoundary, type Boundary } from './boundary.js';
+
+/**
+ * tapedeck.config.json: the normalisers and defaults a project declares once
+ * instead of repeating flags. Flags add to (ignore, filter) or override
+ * (timeoutMs, boundary) what the file says.
+ */
+export interface TapedeckConfig {
+  path?: string;
+  ignore: string[];
+  filters: TextFilter[];
+  timeoutMs?: number;
+  boundary?: Boundary;
+  goldens?: string;
+}
+
+export const CONFIG_FILE = 'tapedeck.config.json';
+
+export function loadConfig(explicitPath?: string, cwd = process.cwd()): TapedeckConfig {
+  const path = explicitPath ? resolve(cwd, explicitPath) : resolve(cwd, CONFIG_FILE);
+  if (!explicitPath && !existsSync(path)) return { ignore: [], filters: [] };
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new TapedeckError('CONFIG', `cannot read the config file: ${(err as Error).message}`, { exitCode: ExitCode.usage, location: { file: path } });
+  }
+  const shown = explicitPath ?? CONFIG_FILE;
+  const lineOf = (offset: number) => text.slice(0, offset).split('\n').length;
+  const fail = (node: JsonNode | undefined, message: string): never => {
+    throw new TapedeckError('CONFIG', message, { exitCode: ExitCode.usage, location: { file: shown, line: node ? lineOf(node.offset) : 1 } });
+  };
+  const errors: ParseError[] = [];
+  const tree = parseTree(text, errors, { allowTrailingComma: false, disallowComments: true });
+  if (errors.length > 0) fail({ offset: errors[0].offset } as JsonNode, `invalid JSON: ${printParseErrorCode(errors[0].error)}`);
+  if (!tree || tree.type !== 'object') return fail(tree, 'the config must be a JSON object');
+
+  const config: TapedeckConfig = { path, ignore: [], filters: [] };
+  const known = new Set(['ignore', 'filter', 'timeoutMs', 'boundary', 'goldens']);
+  for (const prop of tree.children ?? []) {
+    const key = prop.children?.[0]?.value as string;
+    if (!known.has(key)) fail(prop, `unknown key ${JSON.stringify(key)} (known: ${[...known].join(', ')})`);
+  }
+  const ignore = findNodeAtLocation(tree, ['ignore']);
+  if (ignore) {
+    if (ignore.type !== 'array') fail(ignore, '"ignore" must be an array of JSONPath strings');
+    for (const item of ignore.children ?? []) {
+      if (item.type !== 'string') fail(item, '"ignore" entries must be strings');
+      try {
+        config.ignore.push(validateJsonPath(item.value as string));
+      } catch (err) {
+        fail(item, (err as Error).message.replace('--ignore', '"ignore"'));
+      }
+    }
+  }
+  const filter = findNodeAtLocation(tree, ['filter']);
+  if (filter) {
+    if (filter.type !== 'array') fail(filter, '"filter" must be an array of "REGEX=REPLACEMENT" strings or {"pattern","replacement"} objects');
+    for (const item of filter.children ?? []) {
+      try {
+        if (item.type === 'string') config.filters.push(parseFilter(item.value as string));
+        else if (item.type === 'object') {
+          const pattern = findNodeAtLocation(item, ['pattern'])?.value;
+          const replacement = findNodeAtLocation(item, ['replacement'])?.value ?? '';
+          if (typeof pattern !== 'string' || typeof replacement !== 'string') fail(item, 'a "filter" object needs string "pattern" and "replacement"');
+          config.filters.push({ pattern: compileRegex(pattern as string, '"filter"'), replacement: replacement as string, source: pattern as string });
+        } else fail(item, '"filter" entries must be strings or objects');
+      } catch (err) {
+        if (err instanceof TapedeckError && err.location) throw err;
+        fail(item, (err as Error).message);
+      }
+    }
+  }
+  const timeout = findNodeAtLocation(tree, ['timeoutMs']);
+  if (timeout) {
+    if (timeout.type !== 'number' || !Number.isInteger(timeout.value) || timeout.value <= 0) fail(timeout, '"timeoutMs" must be a positive whole number');
+    config.timeoutMs = timeout.value as number;
+  }
+  const boundary = findNodeAtLocation(tree, ['boundary']);
+  if (boundary) {
+    try {
+      config.boundary = parseBoundary(String(boundary.value));
+    } catch (err) {
+      fail(boundary, (err as Error).message.replace('--boundary', '"boundary"'));
+    }
+  }
+  const goldens = findNodeAtLocation(tree, ['goldens']);
+  if (goldens) {
+    if (goldens.type !== 'string') fail(goldens, '"goldens" must be a directory path');
+    config.goldens = goldens.value as string;
+  }
+  return config;
+}

@@ -1,0 +1,73 @@
+/**
+ * Structural differences between two JSON values, as JSONPath-addressed lines
+ * a person can act on: `$.result.tools[2].name: expected "echo", got "echo2"`.
+ */
+export interface PathDifference {
+  path: string;
+  expected?: unknown;
+  actual?: unknown;
+  /** Which side lacks the value, when one does. */
+  missing?: 'expected' | 'actual';
+}
+
+const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+export function childPath(parent: string, key: string | number): string {
+  if (typeof key === 'number') return `${parent}[${key}]`;
+  return IDENT.test(key) ? `${parent}.${key}` : `${parent}[${JSON.stringify(key)}]`;
+}
+
+export function diffJson(expected: unknown, actual: unknown, path = '$', out: PathDifference[] = [], limit = 50): PathDifference[] {
+  if (out.length >= limit) return out;
+  if (Object.is(expected, actual)) return out;
+  const eKind = kindOf(expected);
+  const aKind = kindOf(actual);
+  if (eKind !== aKind || (eKind !== 'object' && eKind !== 'array')) {
+    out.push({ path, expected, actual });
+    return out;
+  }
+  if (eKind === 'array') {
+    const e = expected as unknown[];
+    const a = actual as unknown[];
+    const n = Math.max(e.length, a.length);
+    for (let i = 0; i < n && out.length < limit; i++) {
+      if (i >= a.length) out.push({ path: childPath(path, i), expected: e[i], missing: 'actual' });
+      else if (i >= e.length) out.push({ path: childPath(path, i), actual: a[i], missing: 'expected' });
+      else diffJson(e[i], a[i], childPath(path, i), out, limit);
+    }
+    return out;
+  }
+  const e = expected as Record<string, unknown>;
+  const a = actual as Record<string, unknown>;
+  for (const key of Object.keys(e)) {
+    if (out.length >= limit) break;
+    if (!Object.prototype.hasOwnProperty.call(a, key)) out.push({ path: childPath(path, key), expected: e[key], missing: 'actual' });
+    else diffJson(e[key], a[key], childPath(path, key), out, limit);
+  }
+  for (const key of Object.keys(a)) {
+    if (out.length >= limit) break;
+    if (!Object.prototype.hasOwnProperty.call(e, key)) out.push({ path: childPath(path, key), actual: a[key], missing: 'expected' });
+  }
+  // Same values, different key order: still a byte difference worth naming.
+  if (out.length === 0 && JSON.stringify(Object.keys(e)) !== JSON.stringify(Object.keys(a))) {
+    out.push({ path, expected: `keys ${Object.keys(e).join(',')}`, actual: `keys ${Object.keys(a).join(',')}` });
+  }
+  return out;
+}
+
+function kindOf(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  return typeof v;
+}
+
+export function formatPathDifference(d: PathDifference, maxValue = 120): string {
+  const show = (v: unknown) => clip(JSON.stringify(v) ?? String(v), maxValue);
+  if (d.missing === 'actual') return `${d.path}: expected ${show(d.expected)}, got nothing (missing)`;
+  if (d.missing === 'expected') return `${d.path}: unexpected ${show(d.actual)} (not in the tape)`;
+  return `${d.path}: expected ${show(d.expected)}, got ${show(d.actual)}`;
+}
+
+function clip(s: string, max: number): string {
+  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+}

@@ -1,0 +1,135 @@
+import { JSONPath } from 'jsonpath-plus';
+import { findNodeAtLocation, parseTree, type Node as JsonNode } from 'jsonc-parser';
+import { usageError } from './errors.js';
+
+/**
+ * Normalisers for volatile values, applied to both sides of a comparison and
+ * never to what is stored. Filters rewrite raw text; JSONPath ignores replace a
+ * JSON value in place with IGNORED, splicing the original text so every other
+ * byte (whitespace, key order, escapes) still compares exactly.
+ */
+export const IGNORED = '"<ignored>"';
+
+export interface TextFilter {
+  pattern: RegExp;
+  replacement: string;
+  /** As the user wrote it, for messages. */
+  source: string;
+}
+
+export interface NormaliseRules {
+  ignore?: readonly string[];
+  filters?: readonly TextFilter[];
+}
+
+/** Parses `REGEX=REPLACEMENT` (the last unescaped `=` splits; `\=` is a literal `=`). */
+export function parseFilter(spec: string): TextFilter {
+  let split = -1;
+  for (let i = spec.length - 1; i >= 0; i--) {
+    if (spec[i] === '=' && spec[i - 1] !== '\\') {
+      split = i;
+      break;
+    }
+  }
+  if (split <= 0) throw usageError(`--filter expects REGEX=REPLACEMENT, got ${JSON.stringify(spec)}`);
+  const source = spec.slice(0, split).replace(/\\=/g, '=');
+  const replacement = spec.slice(split + 1);
+  return { pattern: compileRegex(source, '--filter'), replacement, source };
+}
+
+export function compileRegex(source: string, what: string): RegExp {
+  try {
+    return new RegExp(source, 'g');
+  } catch (err) {
+    throw usageError(`${what}: invalid regular expression ${JSON.stringify(source)}: ${(err as Error).message}`);
+  }
+}
+
+export function validateJsonPath(path: string): string {
+  let depth = 0;
+  for (const ch of path) {
+    if (ch === '[') depth++;
+    if (ch === ']') depth--;
+    if (depth < 0) break;
+  }
+  if (!path.startsWith('$') || depth !== 0) {
+    throw usageError(`--ignore expects a JSONPath starting with $ (like $.result.serverInfo.version or $..timestamp), got ${JSON.stringify(path)}`);
+  }
+  return path;
+}
+
+export class Normaliser {
+  private readonly ignore: readonly string[];
+  private readonly filters: readonly TextFilter[];
+
+  constructor(rules: NormaliseRules = {}) {
+    this.ignore = (rules.ignore ?? []).map(validateJsonPath);
+    this.filters = rules.filters ?? [];
+  }
+
+  get isIdentity(): boolean {
+    return this.ignore.length === 0 && this.filters.length === 0;
+  }
+
+  /** Normalises a run of NDJSON (or any) text, line by line for the JSON part. */
+  apply(text: string): string {
+    if (this.isIdentity) return text;
+    let out = text;
+    for (const f of this.filters) out = out.replace(f.pattern, f.replacement);
+    if (this.ignore.length === 0) return out;
+    return out
+      .split('\n')
+      .map((line) => this.ignoreInLine(line))
+      .join('\n');
+  }
+
+  private ignoreInLine(line: string): string {
+    const trimmed = line.trim();
+    if (!trimmed.startsWith('{') && !trimmed.startsWith('[')) return line;
+    let json: unknown;
+    try {
+      json = JSON.parse(line);
+    } catch {
+      return line;
+    }
+    const tree = parseTree(line);
+    if (!tree) return line;
+    const ranges: Array<{ start: number; end: number }> = [];
+    for (const path of this.ignore) {
+      const pointers = JSONPath({ path, json: json as object, resultType: 'pointer' }) as string[];
+      for (const pointer of pointers) {
+        const node = nodeAtPointer(tree, pointer);
+        if (node) ranges.push({ start: node.offset, end: node.offset + node.length });
+      }
+    }
+    if (ranges.length === 0) return line;
+    // Outermost ranges win; splice from the end so earlier offsets stay valid.
+    ranges.sort((a, b) => a.start - b.start || b.end - a.end);
+    const kept: typeof ranges = [];
+    for (const r of ranges) {
+      const last = kept[kept.length - 1];
+      if (last && r.start < last.end) continue;
+      kept.push(r);
+    }
+    let out = line;
+    for (const r of kept.reverse()) out = out.slice(0, r.start) + IGNORED + out.slice(r.end);
+    return out;
+  }
+}
+
+function nodeAtPointer(tree: JsonNode, pointer: string): JsonNode | undefined {
+  if (pointer === '') return tree;
+  const segments = pointer
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  // findNodeAtLocation wants numbers for array indices.
+  const location: Array<string | number> = [];
+  let node: JsonNode | undefined = tree;
+  for (const seg of segments) {
+    if (!node) return undefined;
+    location.push(node.type === 'array' ? Number(seg) : seg);
+    node = findNodeAtLocation(tree, location);
+  }
+  return node;
+}

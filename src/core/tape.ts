@@ -1,0 +1,82 @@
+import { isUtf8 } from 'node:buffer';
+import { TapedeckError, ioError } from './errors.js';
+import { ExitCode } from './exit-codes.js';
+import { readNumberedLines } from './lines.js';
+
+/**
+ * One recorded exchange of a protocol tape, seed 000's recorder format:
+ * `{"request":"<raw request line>","response":"<raw response bytes>"}`.
+ */
+export interface TapePair {
+  /** The request line, whitespace-trimmed, as the client sent it. */
+  request: string;
+  /** Every byte the server wrote for it, decoded as UTF-8. */
+  response: string;
+  /** The exact response bytes when they are not valid UTF-8 (kept in `response_base64`). */
+  responseBytes?: Buffer;
+  /** Where the pair is in its tape. */
+  line: number;
+  byteStart: number;
+  byteEnd: number;
+  /** The line as stored, to rewrite untouched pairs byte for byte. */
+  raw: string;
+}
+
+export interface ProtocolTape {
+  path: string;
+  pairs: TapePair[];
+}
+
+/** The JSON line for one pair: seed 000 byte for byte (serde_json and JSON.stringify escape alike). */
+export function formatPair(request: string, response: Buffer | string): string {
+  if (typeof response === 'string') return JSON.stringify({ request, response });
+  const text = response.toString('utf8');
+  if (isUtf8(response)) return JSON.stringify({ request, response: text });
+  // JSON strings cannot carry raw bytes: keep a readable lossy copy for seed-000
+  // readers plus the exact bytes, which tapedeck prefers when present.
+  return JSON.stringify({ request, response: text, response_base64: response.toString('base64') });
+}
+
+/** Reads and validates a whole tape; a bad line is a TapedeckError naming file:line. */
+export async function readProtocolTape(path: string): Promise<ProtocolTape> {
+  const pairs: TapePair[] = [];
+  try {
+    for await (const l of readNumberedLines(path)) {
+      if (l.text.trim() === '') continue;
+      pairs.push(parsePairLine(path, l.line, l.text, l.byteStart, l.byteEnd));
+    }
+  } catch (err) {
+    if (err instanceof TapedeckError) throw err;
+    throw ioError(path, err);
+  }
+  return { path, pairs };
+}
+
+function parsePairLine(file: string, line: number, text: string, byteStart: number, byteEnd: number): TapePair {
+  const bad = (what: string) =>
+    new TapedeckError('TD2001', `not a valid tape pair: ${what}`, { exitCode: ExitCode.usage, location: { file, line } });
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw bad(`invalid JSON (${(err as Error).message})`);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw bad('expected a JSON object with "request" and "response"');
+  const obj = value as Record<string, unknown>;
+  if (!('request' in obj)) throw bad('missing "request"');
+  if (typeof obj.request !== 'string') throw bad(`"request" must be a string, got ${jsonType(obj.request)}`);
+  if (!('response' in obj)) throw bad('missing "response"');
+  if (typeof obj.response !== 'string') throw bad(`"response" must be a string, got ${jsonType(obj.response)}`);
+  let responseBytes: Buffer | undefined;
+  if (obj.response_base64 !== undefined) {
+    if (typeof obj.response_base64 !== 'string') throw bad('"response_base64" must be a string');
+    responseBytes = Buffer.from(obj.response_base64, 'base64');
+  }
+  return { request: obj.request, response: obj.response, responseBytes, line, byteStart, byteEnd, raw: text };
+}
+
+function jsonType(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  return typeof v === 'object' ? 'an object' : `a ${typeof v}`;
+}

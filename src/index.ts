@@ -1,0 +1,18 @@
+/**
+ * tapedeck's library: everything the CLI does, returning typed results.
+ */
+export { ExitCode } from './core/exit-codes.js';
+export { TapedeckError } from './core/errors.js';
+export { type Boundary, parseBoundary, formatBoundary } from './core/boundary.js';
+export { Normaliser, parseFilter, type NormaliseRules, type TextFilter } from './core/normalise.js';
+export { loadConfig, type TapedeckConfig } from './core/config.js';
+export { readProtocolTape, formatPair, type ProtocolTape, type TapePair } from './core/tape.js';
+export { isCI, resolveUpdateMode, type UpdateMode } from './core/ci.js';
+export { codeInfo, allCodes } from './core/codes.js';
+export type { DiagnosticEnvelope } from './core/envelope.js';
+export { recordProtocol, type RecordProtocolOptions, type RecordProtocolResult } from './recorder/protocol-tap.js';
+export { replayProtocolTape, type ProtocolReplayOptions, type TapeReplayResult, type PairOutcome } from './replayer/protocol.js';
+export { replayProtocolTapes, expandTapes, parseShard, type ReplayRunOptions, type ReplayRunResult } from './replayer/run.js';
+export { serveTape, type ServeOptions, type ServeResult } from './replayer/serve.js';
+export { driftToEnvelope } from './replayer/envelopes.js';
+export type { Drift } from './replayer/drift.js';

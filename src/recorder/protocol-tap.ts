@@ -1,0 +1,131 @@
+import { spawn } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
+import { type Boundary, type Exchange, ResponseFramer, responseBytes } from '../core/boundary.js';
+import { TapedeckError } from '../core/errors.js';
+import { ExitCode } from '../core/exit-codes.js';
+import { LineSplitter } from '../core/lines.js';
+import { redact } from '../core/redact.js';
+import { TapeAppender } from './tape-writer.js';
+import { signalExitCode } from '../core/process.js';
+
+export interface RecordProtocolOptions {
+  /** The server command and its arguments. */
+  command: string;
+  args?: readonly string[];
+  /** The tape to append to. */
+  out: string;
+  boundary?: Boundary;
+  /** Variables whose values are stored as placeholders. */
+  redactEnv?: readonly string[];
+  /** The client side; defaults to this process's stdin/stdout. */
+  input?: Readable;
+  output?: Writable;
+  /** Where the server's stderr and tapedeck's own messages go; `inherit` passes the fd straight through. */
+  stderr?: Writable | 'inherit';
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+}
+
+export interface RecordProtocolResult {
+  /** The server's exit code (128+N when it died of signal N): the tap's own exit code. */
+  exitCode: number;
+  signal: NodeJS.Signals | null;
+  pairsWritten: number;
+  pairsNotWritten: number;
+  writeError?: string;
+}
+
+/**
+ * A transparent tap: client bytes go to the server and server bytes to the
+ * client as soon as they arrive, untouched; on the side, lines are framed into
+ * request/response pairs and appended to the tape.
+ */
+export async function recordProtocol(options: RecordProtocolOptions): Promise<RecordProtocolResult> {
+  const input = options.input ?? process.stdin;
+  const output = options.output ?? process.stdout;
+  const stderrTarget = options.stderr ?? 'inherit';
+  const report = (msg: string) => (stderrTarget === 'inherit' ? process.stderr : stderrTarget).write(msg);
+  const redactNames = options.redactEnv ?? [];
+  const env = options.env ?? process.env;
+
+  const child = spawn(options.command, [...(options.args ?? [])], {
+    stdio: ['pipe', 'pipe', stderrTarget === 'inherit' ? 'inherit' : 'pipe'],
+    env,
+    cwd: options.cwd,
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.once('spawn', resolve);
+    child.once('error', (err) =>
+      reject(new TapedeckError('TD2003', `cannot start ${options.command}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'command not found' : err.message}`, { exitCode: ExitCode.usage })),
+    );
+  });
+  if (stderrTarget !== 'inherit') child.stderr?.pipe(stderrTarget, { end: false });
+
+  const tape = new TapeAppender(options.out, report);
+  const framer = new ResponseFramer(options.boundary ?? { kind: 'auto' }, {
+    onComplete: (ex: Exchange) => {
+      const response = responseBytes(ex);
+      if (redactNames.length === 0) tape.append(ex.request, response);
+      else tape.append(redact(ex.request, redactNames, env), redact(response.toString('utf8'), redactNames, env));
+    },
+  });
+  const serverLines = new LineSplitter();
+  framer.onIdle = () => {
+    const tail = serverLines.flush();
+    if (tail) framer.serverPartial(tail);
+  };
+  const clientLines = new LineSplitter();
+
+  const childIn = child.stdin!;
+  const childOut = child.stdout!;
+  // The server may die with requests unsent; writing to it then is EPIPE, not our failure.
+  childIn.on('error', () => {});
+  output.on('error', () => {});
+
+  const onClientData = (chunk: Buffer) => {
+    for (const line of clientLines.push(chunk)) framer.addRequest(line.toString('utf8'));
+    childIn.write(chunk);
+  };
+  const onClientEnd = () => {
+    const tail = clientLines.flush();
+    if (tail) framer.addRequest(tail.toString('utf8'));
+    childIn.end();
+  };
+  input.on('data', onClientData);
+  input.once('end', onClientEnd);
+
+  childOut.on('data', (chunk: Buffer) => {
+    output.write(chunk);
+    framer.serverActivity();
+    for (const line of serverLines.push(chunk)) framer.serverLine(line);
+  });
+
+  const forward = (sig: NodeJS.Signals) => () => child.kill(sig);
+  const forwarders = (['SIGINT', 'SIGTERM', 'SIGHUP'] as const).map((sig) => {
+    const fn = forward(sig);
+    process.on(sig, fn);
+    return [sig, fn] as const;
+  });
+
+  const { code, signal } = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    // 'close' waits for stdout to end, so the last bytes are framed before we finish.
+    child.once('close', (c, s) => resolve({ code: c, signal: s }));
+  });
+
+  const tail = serverLines.flush();
+  if (tail) framer.serverPartial(tail);
+  framer.finish();
+  tape.close();
+  input.off('data', onClientData);
+  input.off('end', onClientEnd);
+  if (input === process.stdin) process.stdin.pause();
+  for (const [sig, fn] of forwarders) process.off(sig, fn);
+
+  return {
+    exitCode: code ?? signalExitCode(signal),
+    signal,
+    pairsWritten: tape.written,
+    pairsNotWritten: tape.failed,
+    writeError: tape.firstError,
+  };
+}

@@ -1,0 +1,174 @@
+import { createTwoFilesPatch } from 'diff';
+import { classifyRpc, type ResolvedRule } from '../core/boundary.js';
+import { diffJson, formatPathDifference } from '../core/json-diff.js';
+import type { Normaliser } from '../core/normalise.js';
+
+/**
+ * Response comparison. Byte-exact after normalisers, except for the one thing
+ * a stable JSON-RPC server does not control: when its own messages
+ * (notifications, server requests) arrive relative to responses. Those are
+ * matched across the whole tape instead of per pair, so a race never looks like
+ * drift while a changed, missing or extra message still does.
+ */
+
+/** Splits NDJSON text into messages, each keeping its "\n". */
+export function splitMessages(text: string): string[] {
+  return text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
+}
+
+/** Why two responses differ, in lines a person can act on. */
+export function explainDifference(expectedNorm: string, actualNorm: string, expectedRaw: string, actualRaw: string): string[] {
+  const e = splitMessages(expectedNorm);
+  const a = splitMessages(actualNorm);
+  if (e.length === a.length && e.length > 0) {
+    const parsed = e.map((line, i) => [tryJson(line), tryJson(a[i])] as const);
+    if (parsed.every(([x, y]) => x.ok && y.ok)) {
+      const out: string[] = [];
+      e.forEach((line, i) => {
+        if (line === a[i]) return;
+        const prefix = e.length > 1 ? `message ${i + 1}: ` : '';
+        const diffs = diffJson(parsed[i][0].value, parsed[i][1].value);
+        if (diffs.length === 0) out.push(`${prefix}same JSON value, different bytes: expected ${JSON.stringify(line)}, got ${JSON.stringify(a[i])}`);
+        for (const d of diffs) out.push(prefix + formatPathDifference(d));
+      });
+      return out;
+    }
+  }
+  return unifiedDiff(expectedRaw, actualRaw);
+}
+
+export function unifiedDiff(expected: string, actual: string, from = 'recorded', to = 'live'): string[] {
+  const patch = createTwoFilesPatch(from, to, ensureNewline(expected), ensureNewline(actual), undefined, undefined, { context: 3 });
+  return patch
+    .split('\n')
+    .filter((l) => !l.startsWith('===') && l !== '\\ No newline at end of file')
+    .filter((l, i, all) => !(i === all.length - 1 && l === ''));
+}
+
+function ensureNewline(s: string): string {
+  return s.endsWith('\n') ? s : `${s}\n`;
+}
+
+function tryJson(text: string): { ok: boolean; value?: unknown } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+export interface ComparedPair {
+  /** 0-based pair index. */
+  index: number;
+  expected: string;
+  actual: string;
+  rule: ResolvedRule;
+  /** For JSON-RPC requests, the id whose response is the solicited message. */
+  awaitingId?: string;
+}
+
+export interface PairDifference {
+  index: number;
+  code: 'TD1001' | 'TD1004' | 'TD1005';
+  title: string;
+  details: string[];
+}
+
+/** A JSON-RPC message the server sent on its own, with the pair it landed in. */
+interface Unsolicited {
+  pair: number;
+  raw: string;
+  norm: string;
+  method: string;
+}
+
+export function comparePairs(pairs: readonly ComparedPair[], normaliser: Normaliser, liveTrailing = ''): PairDifference[] {
+  const out: PairDifference[] = [];
+  const recordedPool: Unsolicited[] = [];
+  const livePool: Unsolicited[] = [];
+
+  for (const p of pairs) {
+    if (p.rule.kind !== 'jsonrpc') {
+      const e = normaliser.apply(p.expected);
+      const a = normaliser.apply(p.actual);
+      if (e !== a) out.push({ index: p.index, code: 'TD1001', title: 'response drifted', details: explainDifference(e, a, p.expected, p.actual) });
+      continue;
+    }
+    const rec = splitRpc(p.expected, p.awaitingId);
+    const live = splitRpc(p.actual, p.awaitingId);
+    for (const raw of rec.unsolicited) recordedPool.push(unsolicited(p.index, raw, normaliser));
+    for (const raw of live.unsolicited) livePool.push(unsolicited(p.index, raw, normaliser));
+    const e = normaliser.apply(rec.solicited ?? '');
+    const a = normaliser.apply(live.solicited ?? '');
+    if (e !== a) out.push({ index: p.index, code: 'TD1001', title: 'response drifted', details: explainDifference(e, a, rec.solicited ?? '', live.solicited ?? '') });
+  }
+
+  // What came after the last exchange may satisfy a recorded message, but is not itself drift:
+  // the recorder does not keep output that follows the last response either.
+  const trailing = splitMessages(liveTrailing).map((raw) => unsolicited(-1, raw, normaliser));
+  const { leftRecorded, matchedLive } = matchPool(recordedPool, [...livePool, ...trailing]);
+  const leftLive = livePool.filter((m) => !matchedLive.has(m));
+
+  // A recorded and a live message of the same method that both went unmatched are one change.
+  for (const r of leftRecorded.slice()) {
+    const j = leftLive.findIndex((l) => l.method === r.method);
+    if (j === -1) continue;
+    const l = leftLive.splice(j, 1)[0];
+    leftRecorded.splice(leftRecorded.indexOf(r), 1);
+    out.push({ index: r.pair, code: 'TD1001', title: `server message drifted (${r.method})`, details: explainDifference(r.norm, l.norm, r.raw, l.raw) });
+  }
+  for (const r of leftRecorded) {
+    out.push({ index: r.pair, code: 'TD1004', title: `server message missing (${r.method})`, details: [`expected, never received: ${r.raw.trimEnd()}`] });
+  }
+  for (const l of leftLive) {
+    out.push({ index: l.pair, code: 'TD1005', title: `unexpected server message (${l.method})`, details: [`received, not in the tape: ${l.raw.trimEnd()}`] });
+  }
+  return out.sort((x, y) => x.index - y.index);
+}
+
+/** Multiset match by normalised text. */
+function matchPool(recorded: Unsolicited[], live: Unsolicited[]): { leftRecorded: Unsolicited[]; matchedLive: Set<Unsolicited> } {
+  const matchedLive = new Set<Unsolicited>();
+  const byText = new Map<string, Unsolicited[]>();
+  for (const l of live) {
+    const list = byText.get(l.norm);
+    if (list) list.push(l);
+    else byText.set(l.norm, [l]);
+  }
+  const left: Unsolicited[] = [];
+  for (const r of recorded) {
+    const list = byText.get(r.norm);
+    const hit = list?.shift();
+    if (hit) matchedLive.add(hit);
+    else left.push(r);
+  }
+  return { leftRecorded: left, matchedLive };
+}
+
+function splitRpc(text: string, awaitingId: string | undefined): { solicited?: string; unsolicited: string[] } {
+  const unsolicitedMessages: string[] = [];
+  let solicited: string | undefined;
+  for (const raw of splitMessages(text)) {
+    if (solicited === undefined && awaitingId !== undefined) {
+      const msg = classifyRpc(raw);
+      if (msg.type === 'response' && msg.id === awaitingId) {
+        solicited = raw;
+        continue;
+      }
+    }
+    unsolicitedMessages.push(raw);
+  }
+  return { solicited, unsolicited: unsolicitedMessages };
+}
+
+function unsolicited(pair: number, raw: string, normaliser: Normaliser): Unsolicited {
+  let method = 'non-JSON-RPC line';
+  try {
+    const v = JSON.parse(raw) as { method?: unknown; id?: unknown };
+    if (typeof v.method === 'string') method = v.method;
+    else if (v.id !== undefined) method = `response to id ${JSON.stringify(v.id)}`;
+  } catch {
+    /* keep the default */
+  }
+  return { pair, raw, norm: normaliser.apply(raw), method };
+}

@@ -1,0 +1,24 @@
+/** One difference between a live run and its tape: where, what, and how to accept it. */
+export type DriftCode = 'TD1001' | 'TD1002' | 'TD1003' | 'TD1004' | 'TD1005';
+
+export interface Drift {
+  code: DriftCode;
+  /** The tape file and the pair's place in it. */
+  tape: string;
+  line: number;
+  byteStart: number;
+  byteEnd: number;
+  /** 1-based index of the pair in the tape. */
+  pair: number;
+  request: string;
+  /** The tape line as stored. */
+  recordedLine: string;
+  title: string;
+  /** Human lines: differing JSONPaths, a unified diff, an exit status and stderr tail. */
+  details: string[];
+  /** The recorded response (placeholders restored) and what came live, when there was one. */
+  expected: string;
+  actual?: string;
+  /** The tape line that would accept the live response (absent when there is none to accept). */
+  acceptLine?: string;
+}

@@ -1,0 +1,33 @@
+import { readFileSync } from 'node:fs';
+import { writeFileAtomic } from '../core/atomic-write.js';
+import type { ProtocolTape } from '../core/tape.js';
+import { formatPair } from '../core/tape.js';
+
+/**
+ * The update path: rewrites the given pairs of a tape with new responses,
+ * keeping every other line byte for byte, in one atomic replace.
+ */
+export function rewriteTape(tape: ProtocolTape, responses: Map<number, string>): void {
+  const text = readFileSync(tape.path);
+  const pieces: Buffer[] = [];
+  let cursor = 0;
+  tape.pairs.forEach((pair, i) => {
+    const response = responses.get(i);
+    if (response === undefined) return;
+    pieces.push(text.subarray(cursor, pair.byteStart));
+    pieces.push(Buffer.from(replaceResponse(pair.raw, pair.request, response), 'utf8'));
+    cursor = pair.byteEnd;
+  });
+  pieces.push(text.subarray(cursor));
+  writeFileAtomic(tape.path, Buffer.concat(pieces));
+}
+
+/** The line that accepts a new response: other keys kept, response_base64 dropped as stale. */
+export function replaceResponse(rawLine: string, request: string, response: string): string {
+  const obj = JSON.parse(rawLine) as Record<string, unknown>;
+  const keys = Object.keys(obj).filter((k) => k !== 'request' && k !== 'response' && k !== 'response_base64');
+  if (keys.length === 0) return formatPair(request, response);
+  const out: Record<string, unknown> = { request, response };
+  for (const k of keys) out[k] = obj[k];
+  return JSON.stringify(out);
+}

@@ -31,9 +31,4 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$lock_sum" ]; then
   echo "$lock_sum" > "$stamp"
 fi
 
-# Build when any source is newer than the build output.
-if [ ! -f dist/cli/main.js ] || [ -n "$(find src tsconfig.json -newer dist/.build-stamp 2>/dev/null | head -n1)" ] || [ ! -f dist/.build-stamp ]; then
-  echo "setup: building" >&2
-  npx tsc -p tsconfig.json >&2
-  touch dist/.build-stamp
-fi
+bash scripts/build-if-stale.sh

@@ -9,14 +9,19 @@ import { usageError } from './errors.js';
  * - jsonrpc: JSON-RPC 2.0 over NDJSON (MCP stdio): a request's response ends with
  *            the message carrying its id; notifications and the client's answers
  *            to server requests get none.
- * - idle:MS: whatever arrives until MS of quiet.
+ * - idle:MS: whatever arrives until MS of quiet. The quiet period is counted
+ *            from the first byte of the response when one is expected (so a
+ *            slow-starting server is not taken for a silent one), else from
+ *            the request; a recorder ends a still-silent exchange when the
+ *            client sends its next request.
  * - auto:    per request: jsonrpc when it is a JSON-RPC 2.0 message; done when it
  *            is a seed-000 request (has "op") or the server has already ended a
  *            response with a done line; otherwise idle:AUTO_IDLE_MS.
  *
  * Lines the server sends while no request is waiting (before the first, or
  * between responses) are kept and put at the start of the next request's
- * response, so every byte lands in some pair and every line stays a valid pair.
+ * response; a recorder appends what follows the very last response to that
+ * last pair. So every byte lands in some pair and every line stays a valid pair.
  */
 export type Boundary = { kind: 'auto' } | { kind: 'done' } | { kind: 'jsonrpc' } | { kind: 'idle'; ms: number };
 export type ResolvedRule = { kind: 'done' } | { kind: 'jsonrpc' } | { kind: 'idle'; ms: number };
@@ -76,6 +81,10 @@ export interface Exchange {
   awaitingId?: string;
   chunks: Buffer[];
   complete: boolean;
+  /** Any byte arrived for it (idle framing). */
+  received?: boolean;
+  /** Idle framing waits for a first byte before counting quiet. */
+  expectsOutput?: boolean;
   /** Why it ended: its boundary, or end of stream before the boundary. */
   endedBy?: 'boundary' | 'eof';
 }
@@ -88,6 +97,13 @@ export interface FramerOptions {
   autoIdleMs?: number;
   /** Called once per exchange, in request order. */
   onComplete: (ex: Exchange) => void;
+  /**
+   * Hold the latest completed exchange back until the next request or the end
+   * of the stream, so server messages that follow the last response (a late
+   * notification) land in it instead of being lost. For recorders; a replayer
+   * must hear of completion at once to send its next request.
+   */
+  holdLast?: boolean;
 }
 
 /**
@@ -134,11 +150,15 @@ export class ResponseFramer {
   }
 
   /** Registers one client line. Blank lines are forwarded by callers but are no request. */
-  addRequest(line: string): Exchange | undefined {
+  addRequest(line: string, options: { expectsOutput?: boolean } = {}): Exchange | undefined {
     const request = line.trim();
     if (request === '') return undefined;
+    // The client moved on: an idle exchange that never got a byte had no response.
+    for (const ex of this.queue) if (!ex.complete && ex.rule.kind === 'idle' && !ex.received) this.markComplete(ex, 'boundary');
+    // A held exchange is released with what it has; later output belongs to this request.
+    if (this.options.holdLast && this.queue.length === 1 && this.queue[0].complete) this.options.onComplete(this.queue.shift()!);
     const rule = this.resolveRule(request);
-    const ex: Exchange = { index: this.nextIndex++, request, rule, chunks: this.orphan, complete: false };
+    const ex: Exchange = { index: this.nextIndex++, request, rule, chunks: this.orphan, complete: false, expectsOutput: options.expectsOutput ?? true };
     this.orphan = [];
     if (rule.kind === 'jsonrpc') {
       const msg = classifyRpc(request);
@@ -175,7 +195,10 @@ export class ResponseFramer {
 
   /** Any server bytes arrived: quiet periods restart. */
   serverActivity(): void {
-    if (this.idleTimer) this.armIdle(true);
+    const head = this.oldestIncomplete();
+    if (head?.rule.kind !== 'idle') return;
+    head.received = true;
+    this.armIdle(true);
   }
 
   /** Bytes after the last newline when the stream ends or goes quiet. */
@@ -189,6 +212,12 @@ export class ResponseFramer {
   finish(): Buffer {
     this.clearIdle();
     for (const ex of this.queue) if (!ex.complete) this.markComplete(ex, 'eof');
+    const last = this.queue[this.queue.length - 1];
+    if (this.options.holdLast && last && this.orphan.length > 0) {
+      last.chunks.push(...this.orphan);
+      this.orphan = [];
+    }
+    this.ending = true;
     this.drain();
     const rest = Buffer.concat(this.orphan);
     this.orphan = [];
@@ -226,15 +255,18 @@ export class ResponseFramer {
 
   private drain(): void {
     while (this.queue.length > 0 && this.queue[0].complete) {
+      if (this.options.holdLast && this.queue.length === 1 && !this.ending) return;
       const ex = this.queue.shift()!;
       this.options.onComplete(ex);
     }
   }
 
+  private ending = false;
+
   /** The quiet timer belongs to the oldest waiting exchange when its rule is idle. */
   private armIdle(restart = false): void {
     const head = this.oldestIncomplete();
-    if (!head || head.rule.kind !== 'idle') {
+    if (!head || head.rule.kind !== 'idle' || (head.expectsOutput && !head.received)) {
       this.clearIdle();
       return;
     }

@@ -63,6 +63,7 @@ export async function recordProtocol(options: RecordProtocolOptions): Promise<Re
 
   const tape = new TapeAppender(options.out, report);
   const framer = new ResponseFramer(options.boundary ?? { kind: 'auto' }, {
+    holdLast: true,
     onComplete: (ex: Exchange) => {
       const response = responseBytes(ex);
       if (redactNames.length === 0) tape.append(ex.request, response);

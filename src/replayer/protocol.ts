@@ -103,7 +103,7 @@ export async function replayProtocolTape(tapeOrPath: ProtocolTape | string, opti
   let stoppedAt = prepared.length;
   for (let i = 0; i < prepared.length; i++) {
     const p = prepared[i];
-    const ex = framer.addRequest(p.send);
+    const ex = framer.addRequest(p.send, { expectsOutput: p.expected !== '' });
     if (!ex) continue;
     server.write(`${p.send}\n`);
     const outcome = await waitForExchange(() => exchanges[ex.index], () => server.exit !== undefined, timeoutMs, (fn) => (wake = fn));

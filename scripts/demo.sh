@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The quick start's first command: set up, then do tapedeck's main job on the
+# bundled examples — record fresh protocol tapes through the tap with scripted
+# clients, and replay both them and the checked-in goldens against fresh servers.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+tapedeck() { node dist/cli/main.js "$@"; }
+everything=(node node_modules/@modelcontextprotocol/server-everything/dist/index.js stdio)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+echo "== record: the example agent server (seed 000 wire format), through the tap"
+node examples/agent-client.mjs examples/agent-requests.ndjson -- \
+  node dist/cli/main.js record --out "$work/agent.ndjson" -- node examples/agent-server.mjs >/dev/null
+echo "   $(wc -l < "$work/agent.ndjson") pairs in $work/agent.ndjson"
+
+echo "== record: @modelcontextprotocol/server-everything (JSON-RPC over stdio)"
+node examples/jsonrpc-client.mjs examples/mcp-everything.script.ndjson -- \
+  node dist/cli/main.js record --out "$work/mcp.ndjson" -- "${everything[@]}" >/dev/null 2>&1
+echo "   $(wc -l < "$work/mcp.ndjson") pairs in $work/mcp.ndjson"
+
+echo "== replay: the fresh tapes and the checked-in goldens"
+status=0
+tapedeck replay "$work/agent.ndjson" goldens/agent-server.ndjson -- node examples/agent-server.mjs || status=$?
+tapedeck replay "$work/mcp.ndjson" goldens/mcp-everything.ndjson -- "${everything[@]}" || status=$?
+exit $status

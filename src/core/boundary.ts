@@ -53,12 +53,26 @@ export function classifyRpc(text: string): RpcMessage {
   } catch {
     return { type: 'other' };
   }
+  return classifyRpcValue(msg);
+}
+
+export function classifyRpcValue(msg: unknown): RpcMessage {
   if (msg === null || typeof msg !== 'object' || Array.isArray(msg)) return { type: 'other' };
   const m = msg as Record<string, unknown>;
   const hasId = 'id' in m && m.id !== undefined;
   if (typeof m.method === 'string') return hasId ? { type: 'request', id: JSON.stringify(m.id) } : { type: 'notification' };
   if (hasId && ('result' in m || 'error' in m)) return { type: 'response', id: JSON.stringify(m.id) };
   return { type: 'other' };
+}
+
+function parseObject(text: string): Record<string, unknown> | undefined {
+  if (text[0] !== '{') return undefined;
+  try {
+    const v = JSON.parse(text) as unknown;
+    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function isDoneLine(text: string): boolean {
@@ -131,19 +145,15 @@ export class ResponseFramer {
   }
 
   resolveRule(request: string): ResolvedRule {
+    return this.resolve(request, parseObject(request));
+  }
+
+  private resolve(request: string, value: Record<string, unknown> | undefined): ResolvedRule {
     if (this.boundary.kind !== 'auto') return this.boundary;
-    const first = request[0];
-    if (first === '{') {
-      try {
-        const v = JSON.parse(request) as Record<string, unknown>;
-        if (v && typeof v === 'object' && !Array.isArray(v)) {
-          if (v.jsonrpc === '2.0') return { kind: 'jsonrpc' };
-          if (typeof v.op === 'string' || this.seenDone) return { kind: 'done' };
-        }
-      } catch {
-        /* not JSON: fall through */
-      }
-    } else if (first === '[' && /"jsonrpc"\s*:\s*"2\.0"/.test(request)) {
+    if (value) {
+      if (value.jsonrpc === '2.0') return { kind: 'jsonrpc' };
+      if (typeof value.op === 'string' || this.seenDone) return { kind: 'done' };
+    } else if (request[0] === '[' && /"jsonrpc"\s*:\s*"2\.0"/.test(request)) {
       return { kind: 'jsonrpc' };
     }
     return this.seenDone ? { kind: 'done' } : { kind: 'idle', ms: this.autoIdleMs };
@@ -157,11 +167,12 @@ export class ResponseFramer {
     for (const ex of this.queue) if (!ex.complete && ex.rule.kind === 'idle' && !ex.received) this.markComplete(ex, 'boundary');
     // A held exchange is released with what it has; later output belongs to this request.
     if (this.options.holdLast && this.queue.length === 1 && this.queue[0].complete) this.options.onComplete(this.queue.shift()!);
-    const rule = this.resolveRule(request);
+    const value = parseObject(request);
+    const rule = this.resolve(request, value);
     const ex: Exchange = { index: this.nextIndex++, request, rule, chunks: this.orphan, complete: false, expectsOutput: options.expectsOutput ?? true };
     this.orphan = [];
     if (rule.kind === 'jsonrpc') {
-      const msg = classifyRpc(request);
+      const msg = value ? classifyRpcValue(value) : classifyRpc(request);
       if (msg.type === 'request') ex.awaitingId = msg.id;
       else this.markComplete(ex, 'boundary'); // notifications and answers to server requests get no response
     }
@@ -174,7 +185,8 @@ export class ResponseFramer {
   /** One complete server line (with its "\n"). */
   serverLine(line: Buffer): void {
     const text = line.toString('utf8');
-    const target = this.route(text);
+    const rpc = text.includes('"id"') ? classifyRpc(text) : undefined;
+    const target = this.route(rpc);
     if (!target) {
       this.orphan.push(line);
       if (isDoneLine(text)) this.seenDone = true;
@@ -185,8 +197,7 @@ export class ResponseFramer {
       this.seenDone = true;
       this.markComplete(target, 'boundary');
     } else if (target.rule.kind === 'jsonrpc' && target.awaitingId !== undefined) {
-      const msg = classifyRpc(text);
-      if (msg.type === 'response' && msg.id === target.awaitingId) this.markComplete(target, 'boundary');
+      if (rpc?.type === 'response' && rpc.id === target.awaitingId) this.markComplete(target, 'boundary');
     } else if (isDoneLine(text)) {
       this.seenDone = true;
     }
@@ -229,14 +240,11 @@ export class ResponseFramer {
     this.clearIdle();
   }
 
-  private route(text: string): Exchange | undefined {
+  private route(rpc: RpcMessage | undefined): Exchange | undefined {
     // A JSON-RPC response goes to the request with its id, wherever it is in the queue.
-    if (text.includes('"id"')) {
-      const msg = classifyRpc(text);
-      if (msg.type === 'response') {
-        const owner = this.queue.find((e) => !e.complete && e.awaitingId === msg.id);
-        if (owner) return owner;
-      }
+    if (rpc?.type === 'response') {
+      const owner = this.queue.find((e) => !e.complete && e.awaitingId === rpc.id);
+      if (owner) return owner;
     }
     return this.oldestIncomplete();
   }

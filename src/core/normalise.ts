@@ -22,10 +22,10 @@ export interface NormaliseRules {
   filters?: readonly TextFilter[];
 }
 
-/** Parses `REGEX=REPLACEMENT` (the last unescaped `=` splits; `\=` is a literal `=`). */
+/** Parses `REGEX=REPLACEMENT`: the first unescaped `=` splits (write `\=` for a literal `=` in the regex). */
 export function parseFilter(spec: string): TextFilter {
   let split = -1;
-  for (let i = spec.length - 1; i >= 0; i--) {
+  for (let i = 0; i < spec.length; i++) {
     if (spec[i] === '=' && spec[i - 1] !== '\\') {
       split = i;
       break;

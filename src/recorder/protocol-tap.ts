@@ -84,8 +84,10 @@ export async function recordProtocol(options: RecordProtocolOptions): Promise<Re
   output.on('error', () => {});
 
   const onClientData = (chunk: Buffer) => {
-    for (const line of clientLines.push(chunk)) framer.addRequest(line.toString('utf8'));
+    // Forward first: the tap's bookkeeping must not sit in the round trip. (The
+    // response cannot arrive before this synchronous handler has registered the request.)
     childIn.write(chunk);
+    for (const line of clientLines.push(chunk)) framer.addRequest(line.toString('utf8'));
   };
   const onClientEnd = () => {
     const tail = clientLines.flush();

@@ -64,11 +64,11 @@ export async function replayProtocolTape(tapeOrPath: ProtocolTape | string, opti
   });
 
   const exchanges: Exchange[] = [];
-  let wake: (() => void) | undefined;
+  let onExchange: (ex: Exchange) => void = () => {};
   const framer = new ResponseFramer(options.boundary ?? { kind: 'auto' }, {
     onComplete: (ex) => {
       exchanges[ex.index] = ex;
-      wake?.();
+      onExchange(ex);
     },
   });
   let trailing: Buffer = Buffer.alloc(0);
@@ -79,7 +79,6 @@ export async function replayProtocolTape(tapeOrPath: ProtocolTape | string, opti
   });
   void server.closed.then(() => {
     trailing = framer.finish();
-    wake?.();
   });
 
   const drifts: Drift[] = [];
@@ -100,40 +99,31 @@ export async function replayProtocolTape(tapeOrPath: ProtocolTape | string, opti
   });
 
   // Send each request once the previous response has ended, as a client would.
+  const stop = await driveRequests(prepared, framer, server, timeoutMs, (fn) => (onExchange = fn));
   let stoppedAt = prepared.length;
-  for (let i = 0; i < prepared.length; i++) {
-    const p = prepared[i];
-    const ex = framer.addRequest(p.send, { expectsOutput: p.expected !== '' });
-    if (!ex) continue;
-    server.write(`${p.send}\n`);
-    const outcome = await waitForExchange(() => exchanges[ex.index], () => server.exit !== undefined, timeoutMs, (fn) => (wake = fn));
-    const live = exchanges[ex.index] ?? ex;
-    const actual = responseBytes(live).toString('utf8');
-    const lastAndIdle = live.rule.kind === 'idle' && i === prepared.length - 1;
-    if (outcome === 'timeout') {
-      const rest = prepared.length - i - 1;
+  if (stop) {
+    stoppedAt = stop.index;
+    const p = prepared[stop.index];
+    const actual = responseBytes(stop.exchange).toString('utf8');
+    const rest = prepared.length - stop.index - 1;
+    const received = `${stop.reason === 'timeout' ? 'received so far' : 'received before it exited'}: ${actual === '' ? '(nothing)' : JSON.stringify(actual.slice(0, 500))}`;
+    if (stop.reason === 'timeout') {
       drifts.push(
-        driftAt(p, i, 'TD1002', `no complete response within ${timeoutMs} ms`, [
-          `received so far: ${actual === '' ? '(nothing)' : JSON.stringify(actual.slice(0, 500))}`,
+        driftAt(p, stop.index, 'TD1002', `no complete response within ${timeoutMs} ms`, [
+          received,
           ...(rest > 0 ? [`the server was stopped; ${rest} later pair(s) not replayed`] : []),
         ], actual),
       );
-      stoppedAt = i;
-      break;
-    }
-    if (live.endedBy === 'eof' && !lastAndIdle) {
+    } else {
       const exit = await server.closed;
-      const rest = prepared.length - i - 1;
       const tail = server.stderrTail().trimEnd();
       drifts.push(
-        driftAt(p, i, 'TD1003', `server exited (${describeExit(exit.code, exit.signal)}) before completing this response`, [
-          `received before it exited: ${actual === '' ? '(nothing)' : JSON.stringify(actual.slice(0, 500))}`,
+        driftAt(p, stop.index, 'TD1003', `server exited (${describeExit(exit.code, exit.signal)}) before completing this response`, [
+          received,
           ...(rest > 0 ? [`${rest} later pair(s) not replayed`] : []),
           ...(tail ? ['stderr tail:', ...tail.split('\n').slice(-15).map((l) => `  ${l}`)] : ['stderr: (empty)']),
         ], actual),
       );
-      stoppedAt = i;
-      break;
     }
   }
 
@@ -193,26 +183,74 @@ export function redactFor(tape: ProtocolTape, live: string, extra: readonly stri
   return names.size === 0 ? live : redact(live, [...names], env);
 }
 
-type WaitOutcome = 'complete' | 'timeout' | 'exited';
+interface Stop {
+  index: number;
+  exchange: Exchange;
+  reason: 'timeout' | 'exited';
+}
 
-async function waitForExchange(
-  done: () => Exchange | undefined,
-  exited: () => boolean,
+/**
+ * Sends the requests one at a time, each as soon as the previous response has
+ * ended. Callback-driven (the next request is written from the completion of
+ * the previous one, no promise per pair) so replay costs little more than a
+ * hand-written client. Resolves with where it had to stop, if it did.
+ */
+function driveRequests(
+  prepared: readonly PreparedPair[],
+  framer: ResponseFramer,
+  server: ServerProcess,
   timeoutMs: number,
-  setWake: (fn: (() => void) | undefined) => void,
-): Promise<WaitOutcome> {
-  if (done()) return 'complete';
-  return new Promise<WaitOutcome>((resolve) => {
-    const timer = setTimeout(() => finish('timeout'), timeoutMs);
-    const finish = (o: WaitOutcome) => {
-      clearTimeout(timer);
-      setWake(undefined);
-      resolve(o);
+  listen: (fn: (ex: Exchange) => void) => void,
+): Promise<Stop | undefined> {
+  return new Promise((resolve) => {
+    let i = -1;
+    let current: Exchange | undefined;
+    let deadline = 0;
+    let timer: NodeJS.Timeout | undefined;
+    let finished = false;
+    const finish = (stop: Stop | undefined) => {
+      if (finished) return;
+      finished = true;
+      if (timer) clearTimeout(timer);
+      listen(() => {});
+      resolve(stop);
     };
-    setWake(() => {
-      if (done()) finish('complete');
-      else if (exited()) finish('exited');
+    // One timer for the whole tape, re-armed only when it fires early.
+    const onTimer = () => {
+      timer = undefined;
+      if (finished || !current) return;
+      const left = deadline - performance.now();
+      if (left > 0) timer = setTimeout(onTimer, left);
+      else finish({ index: i, exchange: current, reason: 'timeout' });
+    };
+    const settled = (ex: Exchange) => {
+      const lastAndIdle = ex.rule.kind === 'idle' && i === prepared.length - 1;
+      if (ex.endedBy === 'eof' && !lastAndIdle) finish({ index: i, exchange: ex, reason: 'exited' });
+      else sendNext();
+    };
+    const sendNext = () => {
+      current = undefined;
+      while (++i < prepared.length) {
+        const p = prepared[i];
+        const ex = framer.addRequest(p.send, { expectsOutput: p.expected !== '' });
+        if (!ex) continue;
+        server.write(`${p.send}\n`);
+        if (ex.complete) continue; // a notification: nothing to wait for
+        current = ex;
+        deadline = performance.now() + timeoutMs;
+        timer ??= setTimeout(onTimer, timeoutMs);
+        return;
+      }
+      finish(undefined);
+    };
+    listen((ex) => {
+      if (ex === current) settled(ex);
     });
+    void server.closed.then(() => {
+      // finish() in the framer has completed whatever was waiting; if it was not, stop here.
+      if (!finished && current && !current.complete) finish({ index: i, exchange: current, reason: 'exited' });
+    });
+    sendNext();
   });
 }
 

@@ -1,0 +1,39 @@
+// Benchmark: a round trip through `tapedeck record` (the tap) against talking
+// to the server directly. Target: at most 1.2x. Medians of interleaved runs.
+// Two servers: the trivial echo server (the worst case: the server does no work,
+// so the tap's extra process hop is all there is) and MCP server-everything
+// answering `ping` (a real server).
+//   node bench/protocol-tap.mjs [requests] [runs]
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { echoRequests, median, roundTrips } from './lib.mjs';
+
+const root = resolve(import.meta.dirname, '..');
+const n = Number(process.argv[2] ?? 5000);
+const runs = Number(process.argv[3] ?? 5);
+const dir = mkdtempSync(join(tmpdir(), 'tapedeck-bench-'));
+const servers = {
+  'echo server': { command: ['node', join(root, 'examples/echo-server.mjs')], requests: echoRequests(n) },
+  'MCP server-everything (ping)': {
+    command: ['node', join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'],
+    requests: Array.from({ length: n }, (_, i) => JSON.stringify({ jsonrpc: '2.0', id: i + 1, method: 'ping' })),
+  },
+};
+for (const [name, { command, requests }] of Object.entries(servers)) {
+  const direct = [];
+  const tapped = [];
+  for (let i = 0; i < runs; i++) {
+    direct.push((await roundTrips(command, requests)).tripsMs);
+    const tape = join(dir, `tap-${i}.ndjson`);
+    tapped.push((await roundTrips(['node', join(root, 'dist/cli/main.js'), 'record', '--out', tape, '--', ...command], requests)).tripsMs);
+    rmSync(tape, { force: true });
+  }
+  const d = median(direct);
+  const t = median(tapped);
+  console.log(`protocol tap, ${name}, ${n} sequential round trips, median of ${runs}:`);
+  console.log(`  direct   ${((d / n) * 1000).toFixed(1)} us/round trip`);
+  console.log(`  tapped   ${((t / n) * 1000).toFixed(1)} us/round trip`);
+  console.log(`  ratio ${(t / d).toFixed(2)}x (target <= 1.2x)`);
+}
+rmSync(dir, { recursive: true, force: true });

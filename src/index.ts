@@ -16,3 +16,7 @@ export { replayProtocolTapes, expandTapes, parseShard, type ReplayRunOptions, ty
 export { serveTape, type ServeOptions, type ServeResult } from './replayer/serve.js';
 export { driftToEnvelope } from './replayer/envelopes.js';
 export type { Drift } from './replayer/drift.js';
+export { spawnTerminal, Terminal } from './session/index.js';
+export type { SpawnOptions, TerminalExit, TerminalSnapshot } from './session/index.js';
+export { formatScreenGolden, parseScreenGolden, type ScreenMask, type ScreenGoldenOptions } from './render/golden-text.js';
+export { checkGolden, goldenPath, type GoldenCheck, type GoldenResult } from './matchers/golden-store.js';

@@ -1,0 +1,50 @@
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { expect } from 'vitest';
+import { goldenRoot, nextGoldenPath, updateModeFor, usedGoldens, type MatcherStateLike } from './context.js';
+
+interface TaskLike {
+  type?: string;
+  mode?: string;
+  result?: { state?: string };
+  tasks?: TaskLike[];
+  file?: { filepath?: string };
+  filepath?: string;
+}
+
+function allTestsRanAndPassed(task: TaskLike): boolean {
+  if (task.mode && task.mode !== 'run') return false;
+  if (task.type === 'test' && task.result?.state !== 'pass') return false;
+  return (task.tasks ?? []).every(allTestsRanAndPassed);
+}
+
+/** Files a matcher leaves beside a golden: not goldens themselves. */
+const ARTIFACT = /\.(new|actual\.png|diff\.png)$/;
+
+/**
+ * After a test file ran in full and passed, goldens in its folder that no
+ * assertion used are obsolete: reported, and removed under -u. A partial run
+ * (-t, .only, skips) or a failure proves nothing, so it reports nothing.
+ */
+export function reportObsoleteGoldens(suite: TaskLike): string[] {
+  const state = expect.getState() as MatcherStateLike;
+  if (!allTestsRanAndPassed(suite) || !state.testPath) return [];
+  // The folder this file's goldens live in: where a golden of any test of it would go.
+  const probe = nextGoldenPath({ testPath: state.testPath, currentTestName: 'obsolete-probe' }, 'probe');
+  usedGoldens.delete(probe.path);
+  const folder = dirname(probe.path);
+  if (!existsSync(folder) || !folder.startsWith(goldenRoot())) return [];
+  const obsolete = readdirSync(folder)
+    .map((name) => join(folder, name))
+    .filter((p) => statSync(p).isFile() && !ARTIFACT.test(p) && !usedGoldens.has(p));
+  if (obsolete.length === 0) return [];
+  const remove = updateModeFor(state) === 'all';
+  for (const p of obsolete) if (remove) rmSync(p, { force: true });
+  const list = obsolete.map((p) => `  ${relative(process.cwd(), p)}`).join('\n');
+  process.stderr.write(
+    remove
+      ? `tapedeck: removed ${obsolete.length} obsolete golden(s) no test uses:\n${list}\n`
+      : `tapedeck: ${obsolete.length} obsolete golden(s) no test in this file uses (remove them with vitest -u):\n${list}\n`,
+  );
+  return obsolete;
+}

@@ -1,0 +1,154 @@
+import type { Terminal } from '../session/terminal.js';
+import { formatScreenGolden, type ScreenMask } from '../render/golden-text.js';
+import { checkGolden } from './golden-store.js';
+import { nextGoldenPath, updateModeFor, type MatcherStateLike } from './context.js';
+import { describePattern, escapeControl, frameScreen } from './format.js';
+import { retryUntil, DEFAULT_ASSERTION_TIMEOUT_MS } from './retry.js';
+
+/** The bits of vitest's MatcherState the terminal matchers use. */
+interface State extends MatcherStateLike {
+  isNot: boolean;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  utils: { diff: (a: any, b: any) => string | undefined };
+}
+
+interface MatchResult {
+  pass: boolean;
+  message: () => string;
+  actual?: unknown;
+  expected?: unknown;
+}
+
+export interface TextAssertionOptions {
+  /** Only this screen row (0-based) instead of the whole screen. */
+  line?: number;
+  timeoutMs?: number;
+}
+
+function assertTerminal(received: unknown, matcher: string): asserts received is Terminal {
+  const t = received as Partial<Terminal> | null;
+  if (!t || typeof t !== 'object' || typeof t.snapshot !== 'function' || typeof t.text !== 'function') {
+    throw new TypeError(`${matcher}: expected a terminal from spawnTerminal(), got ${t === null ? 'null' : typeof t}`);
+  }
+}
+
+async function screenText(term: Terminal, line?: number): Promise<string> {
+  if (line === undefined) return term.text();
+  const snap = await term.snapshot();
+  if (line < 0 || line >= snap.rows) throw new RangeError(`line ${line} is outside the screen (0..${snap.rows - 1})`);
+  return snap.visibleLines[line].replace(/\s+$/, '');
+}
+
+function matches(text: string, pattern: string | RegExp, whole: boolean): boolean {
+  if (pattern instanceof RegExp) return pattern.test(text);
+  return whole ? text === pattern : text.includes(pattern);
+}
+
+async function textAssertion(
+  state: State,
+  received: unknown,
+  pattern: string | RegExp,
+  options: TextAssertionOptions,
+  name: 'toContainText' | 'toHaveText',
+): Promise<MatchResult> {
+  assertTerminal(received, name);
+  const term = received;
+  const whole = name === 'toHaveText';
+  const timeoutMs = options.timeoutMs ?? DEFAULT_ASSERTION_TIMEOUT_MS;
+  const outcome = await retryUntil(
+    async () => {
+      const text = await screenText(term, options.line);
+      return { pass: matches(text, pattern, whole), value: text };
+    },
+    { isNot: state.isNot, timeoutMs, settled: () => !term.running },
+  );
+  const where = options.line === undefined ? 'screen' : `line ${options.line}`;
+  const verb = whole ? (pattern instanceof RegExp ? 'match' : 'be') : 'contain';
+  return {
+    pass: outcome.pass,
+    message: () => {
+      const head = `expected ${where} ${state.isNot ? 'not ' : ''}to ${verb} ${describePattern(pattern)} (waited ${outcome.waitedMs} ms)`;
+      const diff = whole && typeof pattern === 'string' && !state.isNot ? `\n\n${state.utils.diff(pattern, outcome.value) ?? ''}` : '';
+      return `${head}${diff}\n\n${frameScreen(outcome.value, where)}`;
+    },
+    actual: outcome.value,
+    expected: pattern,
+  };
+}
+
+export async function toContainText(this: State, received: unknown, pattern: string | RegExp, options: TextAssertionOptions = {}): Promise<MatchResult> {
+  return textAssertion(this, received, pattern, options, 'toContainText');
+}
+
+export async function toHaveText(this: State, received: unknown, pattern: string | RegExp, options: TextAssertionOptions = {}): Promise<MatchResult> {
+  return textAssertion(this, received, pattern, options, 'toHaveText');
+}
+
+export async function toHaveCursorAt(this: State, received: unknown, row: number, col: number, options: { timeoutMs?: number } = {}): Promise<MatchResult> {
+  assertTerminal(received, 'toHaveCursorAt');
+  const term = received;
+  const outcome = await retryUntil(
+    async () => {
+      const snap = await term.snapshot();
+      return { pass: snap.cursor.row === row && snap.cursor.col === col, value: snap };
+    },
+    { isNot: this.isNot, timeoutMs: options.timeoutMs, settled: () => !term.running },
+  );
+  const at = `${outcome.value.cursor.row},${outcome.value.cursor.col}`;
+  return {
+    pass: outcome.pass,
+    message: () =>
+      `expected the cursor ${this.isNot ? 'not ' : ''}at row ${row}, col ${col}; it is at ${at} (waited ${outcome.waitedMs} ms)\n\n${frameScreen(outcome.value.visibleLines.join('\n'))}`,
+  };
+}
+
+export async function toHaveExited(this: State, received: unknown, code?: number, options: { timeoutMs?: number } = {}): Promise<MatchResult> {
+  assertTerminal(received, 'toHaveExited');
+  const term = received;
+  const outcome = await retryUntil(
+    async () => {
+      const exited = !term.running;
+      return { pass: exited && (code === undefined || term.exitCode === code), value: exited };
+    },
+    { isNot: this.isNot, timeoutMs: options.timeoutMs, settled: () => !term.running },
+  );
+  const state = outcome.value ? `it exited with code ${term.exitCode}${term.exitSignal ? ` (signal ${term.exitSignal})` : ''}` : 'it is still running';
+  return {
+    pass: outcome.pass,
+    message: () =>
+      `expected the program ${this.isNot ? 'not ' : ''}to have exited${code === undefined ? '' : ` with code ${code}`}; ${state} (waited ${outcome.waitedMs} ms)\n\n${frameScreen(term.screen.text())}`,
+  };
+}
+
+export interface ScreenGoldenMatcherOptions {
+  /** Add the style layer (colours by palette slot, attributes). */
+  styles?: boolean;
+  /** Volatile regions: regexes over line text, or {row, col, width, height} rectangles. */
+  mask?: ScreenMask[];
+  /** Golden name instead of the test name. */
+  name?: string;
+  /** How long the screen must stay unchanged first (default 100 ms). */
+  stableMs?: number;
+  timeoutMs?: number;
+}
+
+export async function toMatchScreen(this: State, received: unknown, options: ScreenGoldenMatcherOptions = {}): Promise<MatchResult> {
+  assertTerminal(received, 'toMatchScreen');
+  if (this.isNot) throw new Error('toMatchScreen cannot be negated: compare with a golden, or use .not.toContainText');
+  const term = received;
+  await term.waitForStable(options.stableMs ?? 100, { timeoutMs: options.timeoutMs ?? DEFAULT_ASSERTION_TIMEOUT_MS });
+  const snap = await term.snapshot({ includeCells: options.styles === true });
+  const actual = formatScreenGolden(snap, { styles: options.styles, mask: options.mask });
+  const { path, displayPath } = nextGoldenPath(this, 'txt', options.name);
+  const result = checkGolden({
+    path,
+    displayPath,
+    actual,
+    mode: updateModeFor(this),
+    compare: (expected) => {
+      const text = expected.toString('utf8');
+      return { pass: text === actual, message: `screen differs from golden ${displayPath}\n\n${this.utils.diff(escapeControl(text), escapeControl(actual)) ?? ''}` };
+    },
+  });
+  return { pass: result.pass, message: () => result.message };
+}

@@ -68,11 +68,10 @@ async function textAssertion(
     pass: outcome.pass,
     message: () => {
       const head = `expected ${where} ${state.isNot ? 'not ' : ''}to ${verb} ${describePattern(pattern)} (waited ${outcome.waitedMs} ms)`;
-      const diff = whole && typeof pattern === 'string' && !state.isNot ? `\n\n${state.utils.diff(pattern, outcome.value) ?? ''}` : '';
-      return `${head}${diff}\n\n${frameScreen(outcome.value, where)}`;
+      return `${head}\n\n${frameScreen(outcome.value, where)}`;
     },
-    actual: outcome.value,
-    expected: pattern,
+    // Only a whole-text comparison gets vitest's own Expected/Received diff; for "contains" it is noise.
+    ...(whole && typeof pattern === 'string' ? { actual: outcome.value, expected: pattern } : {}),
   };
 }
 

@@ -88,12 +88,20 @@ export class ServerProcess {
   async stop(graceMs = 1000): Promise<ServerExit> {
     if (this.exit) return this.exit;
     this.closeStdin();
-    const timedOut = Symbol('timeout');
-    const wait = (ms: number) => new Promise<typeof timedOut>((r) => globalThis.setTimeout(() => r(timedOut), ms));
-    if ((await Promise.race([this.closed, wait(graceMs)])) !== timedOut) return this.exit!;
+    if (await this.closedWithin(graceMs)) return this.exit!;
     this.child.kill('SIGTERM');
-    if ((await Promise.race([this.closed, wait(2000)])) !== timedOut) return this.exit!;
+    if (await this.closedWithin(2000)) return this.exit!;
     this.child.kill('SIGKILL');
     return this.closed;
+  }
+
+  private closedWithin(ms: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(false), ms);
+      void this.closed.then(() => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
   }
 }

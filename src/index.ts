@@ -20,3 +20,5 @@ export { spawnTerminal, Terminal } from './session/index.js';
 export type { SpawnOptions, TerminalExit, TerminalSnapshot } from './session/index.js';
 export { formatScreenGolden, parseScreenGolden, type ScreenMask, type ScreenGoldenOptions } from './render/golden-text.js';
 export { checkGolden, goldenPath, type GoldenCheck, type GoldenResult } from './matchers/golden-store.js';
+export * from './render/index.js';
+export { encodeKey, encodeKeys, pinnedEnv, normaliseSignal, EventLog, DEFAULT_WAIT_TIMEOUT_MS, type TerminalEvent, type WaitOptions } from './session/index.js';

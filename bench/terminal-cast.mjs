@@ -1,0 +1,94 @@
+// Final screen of a 50 MB cast: tapedeck's playCast (streams and parses the
+// cast) versus raw @xterm/headless fed the same output bytes from memory.
+// Each side runs in its own process so peak RSS is its own.
+// Targets: throughput ratio >= 0.8x, tapedeck peak RSS < 300 MB.
+import { execFileSync } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, openSync, statSync, writeSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+import xtermHeadless from '@xterm/headless';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const outDir = join(here, 'out');
+const castPath = join(outDir, 'terminal-50mb.cast');
+const rawPath = join(outDir, 'terminal-50mb.bin');
+const TARGET_BYTES = 50 * 1024 * 1024;
+const MAX_IN_FLIGHT = 4 * 1024 * 1024;
+
+/** A deterministic, colourful, cursor-moving output stream, written as a v3 cast plus the raw bytes. */
+function generate() {
+  mkdirSync(outDir, { recursive: true });
+  const cast = openSync(castPath, 'w');
+  const raw = openSync(rawPath, 'w');
+  writeSync(cast, `${JSON.stringify({ version: 3, term: { cols: 120, rows: 40, type: 'xterm-256color' }, timestamp: 1700000000 })}\n`);
+  let size = 0;
+  let n = 0;
+  while (size < TARGET_BYTES) {
+    let chunk = '';
+    for (let i = 0; i < 40; i++, n++) {
+      chunk += `\x1b[3${n % 8}m${String(n).padStart(8, '0')}\x1b[0m \x1b[1mbold\x1b[22m café ✓ ${'lorem ipsum '.repeat(n % 7)}\r\n`;
+      if (n % 97 === 0) chunk += `\x1b[s\x1b[1;100H\x1b[7m${n}\x1b[27m\x1b[u`;
+    }
+    const line = `${JSON.stringify([0.001, 'o', chunk])}\n`;
+    writeSync(cast, line);
+    writeSync(raw, Buffer.from(chunk));
+    size += Buffer.byteLength(line);
+  }
+  writeSync(cast, `${JSON.stringify([0.1, 'x', '0'])}\n`);
+  closeSync(cast);
+  closeSync(raw);
+}
+
+async function runBaseline() {
+  const t0 = performance.now();
+  const bytes = readFileSync(rawPath);
+  const term = new xtermHeadless.Terminal({ cols: 120, rows: 40, allowProposedApi: true });
+  let inFlight = 0;
+  let last;
+  for (let off = 0; off < bytes.length; off += 64 * 1024) {
+    const piece = bytes.subarray(off, off + 64 * 1024);
+    inFlight += piece.length;
+    last = new Promise((r) => term.write(piece, () => ((inFlight -= piece.length), r())));
+    if (inFlight > MAX_IN_FLIGHT) await last;
+  }
+  await last;
+  const ms = performance.now() - t0;
+  const b = term.buffer.active;
+  const lines = [];
+  for (let y = 0; y < term.rows; y++) lines.push(b.getLine(b.baseY + y).translateToString(true));
+  return { ms, bytes: bytes.length, text: lines.join('\n') };
+}
+
+async function runTapedeck() {
+  const { playCast } = await import('../dist/render/index.js');
+  const t0 = performance.now();
+  const played = await playCast(castPath);
+  const ms = performance.now() - t0;
+  return { ms, bytes: statSync(rawPath).size, text: played.screen.visibleLines().join('\n') };
+}
+
+const mode = process.argv[2];
+if (mode === 'baseline' || mode === 'tapedeck') {
+  const result = mode === 'baseline' ? await runBaseline() : await runTapedeck();
+  process.stdout.write(JSON.stringify({ ...result, maxRssMb: process.resourceUsage().maxRSS / 1024 }));
+  process.exit(0);
+}
+
+if (!existsSync(castPath) || statSync(castPath).size < TARGET_BYTES) generate();
+const runs = Number(process.env.RUNS ?? 3);
+const results = { baseline: [], tapedeck: [] };
+for (let i = 0; i < runs; i++) {
+  for (const side of ['baseline', 'tapedeck']) {
+    results[side].push(JSON.parse(execFileSync(process.execPath, [fileURLToPath(import.meta.url), side], { maxBuffer: 1 << 26 }).toString()));
+  }
+}
+const best = (xs) => xs.reduce((a, b) => (b.ms < a.ms ? b : a));
+const base = best(results.baseline);
+const ours = best(results.tapedeck);
+const mbps = (r) => r.bytes / (1024 * 1024) / (r.ms / 1000);
+console.log(`final screen of a ${(statSync(castPath).size / 1048576).toFixed(1)} MB cast (${(base.bytes / 1048576).toFixed(1)} MB of output), best of ${runs}:`);
+console.log(`  raw @xterm/headless   ${base.ms.toFixed(0)} ms  ${mbps(base).toFixed(1)} MB/s  peak RSS ${Math.max(...results.baseline.map((r) => r.maxRssMb)).toFixed(0)} MB`);
+console.log(`  tapedeck playCast     ${ours.ms.toFixed(0)} ms  ${mbps(ours).toFixed(1)} MB/s  peak RSS ${Math.max(...results.tapedeck.map((r) => r.maxRssMb)).toFixed(0)} MB`);
+console.log(`  throughput ratio      ${(mbps(ours) / mbps(base)).toFixed(2)}x (target >= 0.8x); RSS target < 300 MB`);
+console.log(`  same final screen     ${base.text === ours.text ? 'yes' : 'NO'}`);
+if (base.text !== ours.text) process.exitCode = 1;

@@ -1,0 +1,56 @@
+import { parseOptions } from '../args.js';
+import { usageError } from '../../core/errors.js';
+import { resultEnvelope } from '../../core/envelope.js';
+import { playCast, type CastPosition } from '../../render/asciicast-play.js';
+
+const HELP = `usage: tapedeck snapshot FILE.cast [--at MARKER|SECONDS] [--format text|json] [--include-scrollback] [--include-cells]
+
+Plays the tape onto a headless terminal up to a marker (after it) or a time in
+seconds (every event at or before it; default: the end) and prints the screen.
+A number is read as seconds; anything else as a marker name.`;
+
+export function parsePosition(at: string | undefined): CastPosition {
+  if (at === undefined) return undefined;
+  if (at.trim() !== '' && Number.isFinite(Number(at))) {
+    const seconds = Number(at);
+    if (seconds < 0) throw usageError(`snapshot: --at seconds must be >= 0, got ${at}`);
+    return { seconds };
+  }
+  if (at === '') throw usageError('snapshot: --at needs a marker name or a number of seconds');
+  return { marker: at };
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const { values, positionals } = parseOptions('snapshot', argv, {
+    at: { type: 'string' },
+    format: { type: 'string' },
+    json: { type: 'boolean' },
+    'include-scrollback': { type: 'boolean' },
+    'include-cells': { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help) {
+    process.stdout.write(`${HELP}\n`);
+    return 0;
+  }
+  if (positionals.length !== 1) throw usageError('snapshot: expected exactly one FILE.cast');
+  const format = values.format ?? (values.json ? 'json' : 'text');
+  if (format !== 'text' && format !== 'json') throw usageError(`snapshot: --format expects text or json, got ${JSON.stringify(format)}`);
+  const file = positionals[0];
+  const played = await playCast(file, parsePosition(values.at));
+  try {
+    const snap = played.screen.snapshot({ includeScrollback: values['include-scrollback'], includeCells: values['include-cells'] });
+    if (format === 'json') {
+      const result = { file, at: values.at ?? null, time: played.time, ...(played.exitStatus === undefined ? {} : { exitStatus: played.exitStatus }), ...snap };
+      process.stdout.write(`${JSON.stringify(resultEnvelope('snapshot', result))}\n`);
+    } else {
+      const lines = [...(snap.scrollbackLines ?? []), ...snap.visibleLines];
+      let end = lines.length;
+      while (end > 0 && lines[end - 1] === '') end--;
+      process.stdout.write(lines.slice(0, end).map((l) => `${l}\n`).join(''));
+    }
+  } finally {
+    played.screen.dispose();
+  }
+  return 0;
+}

@@ -1,0 +1,86 @@
+import { constants } from 'node:os';
+import { CastWriter } from '../render/asciicast-write.js';
+import type { CastFormat } from '../render/asciicast.js';
+import { spawnTerminal, type Terminal, type TerminalExit } from '../session/terminal.js';
+import { attachCastWriter } from './terminal-cast.js';
+
+export interface RecordTerminalOptions {
+  /** The .cast file to write (atomically: it appears only when the recording ends). */
+  out: string;
+  command: string;
+  args?: string[];
+  format?: CastFormat;
+  rows?: number;
+  cols?: number;
+  title?: string;
+  cwd?: string;
+  env?: Record<string, string | undefined>;
+  /** Called with the live terminal right after spawn (drive it, add markers...). */
+  drive?: (terminal: Terminal) => void | Promise<void>;
+}
+
+export interface RecordResult extends TerminalExit {
+  out: string;
+  format: CastFormat;
+  /** Exit code for a CLI: the child's, or 128 + signal number when a signal ended it. */
+  processExitCode: number;
+  durationSeconds: number;
+}
+
+/** Byte that drops a marker in interactive recording: ctrl+] (0x1d). */
+export const MARKER_KEY = 0x1d;
+
+export function processExitCode(exit: TerminalExit): number {
+  if (exit.signal) {
+    const num = (constants.signals as Record<string, number | undefined>)[exit.signal];
+    return 128 + (num ?? 1);
+  }
+  return exit.exitCode;
+}
+
+/**
+ * Records a terminal program into a cast until it exits. The cast is streamed
+ * to a temporary file and renamed into place at the end, so a failure never
+ * leaves a half-written tape under the target name.
+ */
+export async function recordTerminal(options: RecordTerminalOptions): Promise<{ terminal: Terminal; done: Promise<RecordResult> }> {
+  const rows = options.rows ?? 24;
+  const cols = options.cols ?? 80;
+  const args = options.args ?? [];
+  const format = options.format ?? 'v3';
+  const writer = new CastWriter(options.out, {
+    format,
+    rows,
+    cols,
+    termType: 'xterm-256color',
+    title: options.title,
+    argv: [options.command, ...args],
+    // What asciinema records: the user's shell (TERM goes in term.type, or env.TERM in v2).
+    ...(process.env.SHELL ? { env: { SHELL: process.env.SHELL } } : {}),
+  });
+  let terminal: Terminal;
+  try {
+    terminal = spawnTerminal(options.command, args, { rows, cols, cwd: options.cwd, env: options.env, retainEvents: false });
+  } catch (err) {
+    writer.abort();
+    throw err;
+  }
+  const detach = attachCastWriter(terminal, writer);
+  const done = (async (): Promise<RecordResult> => {
+    try {
+      if (options.drive) await options.drive(terminal);
+      const exit = await terminal.exited;
+      detach();
+      writer.close();
+      return { ...exit, out: options.out, format, processExitCode: processExitCode(exit), durationSeconds: terminal.events.now() / 1000 };
+    } catch (err) {
+      detach();
+      writer.abort();
+      await terminal.dispose();
+      throw err;
+    } finally {
+      await terminal.dispose();
+    }
+  })();
+  return { terminal, done };
+}

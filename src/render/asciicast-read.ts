@@ -1,0 +1,206 @@
+import { open, readFile } from 'node:fs/promises';
+import { ioError, TapedeckError } from '../core/errors.js';
+import { ExitCode } from '../core/exit-codes.js';
+import { readNumberedLines } from '../core/lines.js';
+import { BYTES_EVENT, parseResize, type CastEvent, type CastHeader, type CastVersion } from './asciicast.js';
+
+export interface OpenedCast {
+  path: string;
+  header: CastHeader;
+  /** Streams the events in order (v2/v3 line by line; v1 from the parsed object). */
+  events(): AsyncGenerator<CastEvent>;
+}
+
+function malformed(file: string, line: number, message: string): TapedeckError {
+  return new TapedeckError('MALFORMED_CAST', message, { exitCode: ExitCode.usage, location: { file, line } });
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function positiveInt(v: unknown): v is number {
+  return typeof v === 'number' && Number.isInteger(v) && v > 0;
+}
+
+function stringRecord(v: unknown): Record<string, string> | undefined {
+  if (!isObject(v)) return undefined;
+  const out: Record<string, string> = {};
+  for (const [k, val] of Object.entries(v)) if (typeof val === 'string') out[k] = val;
+  return out;
+}
+
+function parseHeader(file: string, raw: Record<string, unknown>): CastHeader {
+  const version = raw.version;
+  if (version !== 1 && version !== 2 && version !== 3) {
+    throw malformed(file, 1, `unsupported asciicast version ${JSON.stringify(version)} (tapedeck reads 1, 2 and 3)`);
+  }
+  let cols: unknown;
+  let rows: unknown;
+  let termType: string | undefined;
+  const env = stringRecord(raw.env);
+  if (version === 3) {
+    if (!isObject(raw.term)) throw malformed(file, 1, 'asciicast v3 header needs a "term" object with "cols" and "rows"');
+    cols = raw.term.cols;
+    rows = raw.term.rows;
+    if (typeof raw.term.type === 'string') termType = raw.term.type;
+  } else {
+    cols = raw.width;
+    rows = raw.height;
+    termType = env?.TERM;
+  }
+  const sizeField = version === 3 ? 'term.cols/term.rows' : 'width/height';
+  // asciinema records 0x0 when it has no terminal size (e.g. under `script`); players then use 80x24.
+  if (cols === 0) cols = 80;
+  if (rows === 0) rows = 24;
+  if (!positiveInt(cols) || !positiveInt(rows)) {
+    throw malformed(file, 1, `asciicast v${version} header: ${sizeField} must be positive whole numbers, got ${JSON.stringify(cols)}x${JSON.stringify(rows)}`);
+  }
+  const header: CastHeader = { version: version as CastVersion, cols, rows };
+  if (termType) header.termType = termType;
+  if (typeof raw.timestamp === 'number') header.timestamp = raw.timestamp;
+  if (typeof raw.title === 'string') header.title = raw.title;
+  if (typeof raw.command === 'string') header.command = raw.command;
+  if (env) header.env = env;
+  if (typeof raw.idle_time_limit === 'number') header.idleTimeLimit = raw.idle_time_limit;
+  const ext = raw.tapedeck;
+  if (isObject(ext) && Array.isArray(ext.argv) && ext.argv.every((a) => typeof a === 'string')) header.argv = ext.argv as string[];
+  return header;
+}
+
+/** Reads the first line without reading the file whole. */
+async function firstLine(path: string): Promise<string> {
+  const fh = await open(path, 'r').catch((err: unknown) => {
+    throw ioError(path, err);
+  });
+  try {
+    const chunks: Buffer[] = [];
+    const buf = Buffer.alloc(64 * 1024);
+    let pos = 0;
+    for (;;) {
+      const { bytesRead } = await fh.read(buf, 0, buf.length, pos);
+      if (bytesRead === 0) break;
+      const nl = buf.subarray(0, bytesRead).indexOf(0x0a);
+      if (nl !== -1) {
+        chunks.push(Buffer.from(buf.subarray(0, nl)));
+        break;
+      }
+      chunks.push(Buffer.from(buf.subarray(0, bytesRead)));
+      pos += bytesRead;
+    }
+    return Buffer.concat(chunks).toString('utf8').replace(/\r$/, '');
+  } finally {
+    await fh.close();
+  }
+}
+
+/**
+ * Opens a cast of any version. v2/v3 are streamed (a 50 MB tape is never held
+ * in memory); v1 is a single JSON document and is parsed whole.
+ */
+export async function openCast(path: string): Promise<OpenedCast> {
+  const first = await firstLine(path);
+  if (first.trim() === '') throw malformed(path, 1, 'empty file: expected an asciicast header');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(first);
+  } catch {
+    parsed = undefined;
+  }
+  if (isObject(parsed) && (parsed.version === 2 || parsed.version === 3)) {
+    const header = parseHeader(path, parsed);
+    return { path, header, events: () => streamEvents(path, header.version as 2 | 3) };
+  }
+  // Not a one-line v2/v3 header: the whole file must be a v1 JSON document.
+  const text = await readFile(path, 'utf8').catch((err: unknown) => {
+    throw ioError(path, err);
+  });
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (err) {
+    if (parsed === undefined) throw malformed(path, 1, `not an asciicast: the first line is not a JSON header (${(err as Error).message})`);
+    doc = parsed;
+  }
+  if (!isObject(doc)) throw malformed(path, 1, 'not an asciicast: expected a JSON object header');
+  const header = parseHeader(path, doc);
+  if (header.version !== 1) throw malformed(path, 1, `asciicast v${header.version} header must be on the first line by itself`);
+  if (!Array.isArray(doc.stdout)) throw malformed(path, 1, 'asciicast v1 needs a "stdout" array of [delay, data] frames');
+  const frames = doc.stdout as unknown[];
+  return { path, header, events: () => v1Events(path, frames) };
+}
+
+async function* v1Events(path: string, frames: unknown[]): AsyncGenerator<CastEvent> {
+  let time = 0;
+  for (const [i, frame] of frames.entries()) {
+    if (!Array.isArray(frame) || typeof frame[0] !== 'number' || frame[0] < 0 || typeof frame[1] !== 'string') {
+      throw malformed(path, 1, `asciicast v1 stdout[${i}] must be [delay >= 0, "data"], got ${JSON.stringify(frame).slice(0, 80)}`);
+    }
+    time = Math.round((time + frame[0]) * 1e6) / 1e6;
+    yield { time, code: 'o', data: frame[1], line: 1 };
+  }
+}
+
+async function* streamEvents(path: string, version: 2 | 3): AsyncGenerator<CastEvent> {
+  let time = 0;
+  // An "o"/"i" event is held back one line: a tapedeck.bytes event may follow with its exact bytes.
+  let held: CastEvent | undefined;
+  const lines = readNumberedLines(path)[Symbol.asyncIterator]();
+  await lines.next(); // header, already parsed
+  for (;;) {
+    const next = await lines.next();
+    if (next.done) break;
+    const { line, text } = next.value;
+    if (text.trim() === '' || (version === 3 && text.startsWith('#'))) continue;
+    const event = parseEventLine(path, line, text, version);
+    // Round the running sum to the microseconds casts are written in, so it never drifts.
+    time = version === 3 ? Math.round((time + event.stamp) * 1e6) / 1e6 : event.stamp;
+    if (version === 2 && event.stamp < 0) throw malformed(path, line, `event time must be >= 0, got ${event.stamp}`);
+    const ev: CastEvent = { time, code: event.code, data: event.data, line };
+    if (ev.code === BYTES_EVENT) {
+      if (!held) throw malformed(path, line, `"${BYTES_EVENT}" must directly follow an "o" or "i" event`);
+      held.bytes = Buffer.from(ev.data, 'base64');
+      continue;
+    }
+    if (held) yield held;
+    held = undefined;
+    if (ev.code === 'o' || ev.code === 'i') {
+      held = ev;
+      continue;
+    }
+    if (ev.code === 'r' && !parseResize(ev.data)) throw malformed(path, line, `resize event data must be "COLSxROWS", got ${JSON.stringify(ev.data)}`);
+    yield ev;
+  }
+  if (held) yield held;
+}
+
+function parseEventLine(path: string, line: number, text: string, version: 2 | 3): { stamp: number; code: string; data: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw malformed(path, line, `event is not valid JSON (${(err as Error).message})`);
+  }
+  if (!Array.isArray(value) || value.length < 3) {
+    throw malformed(path, line, `event must be [${version === 3 ? 'interval' : 'time'}, code, data], got ${text.slice(0, 80)}`);
+  }
+  const [stamp, code, data] = value as unknown[];
+  if (typeof stamp !== 'number' || !Number.isFinite(stamp) || (version === 3 && stamp < 0)) {
+    throw malformed(path, line, `event ${version === 3 ? 'interval' : 'time'} must be a number >= 0, got ${JSON.stringify(stamp)}`);
+  }
+  if (typeof code !== 'string' || code === '') throw malformed(path, line, `event code must be a non-empty string, got ${JSON.stringify(code)}`);
+  if (typeof data !== 'string') {
+    // asciinema 3 writes the exit status as a string; accept a number too.
+    if (code === 'x' && typeof data === 'number') return { stamp, code, data: String(data) };
+    throw malformed(path, line, `event data must be a string, got ${JSON.stringify(data)}`);
+  }
+  return { stamp, code, data };
+}
+
+/** Reads every event into memory (for small casts and tests). */
+export async function readCast(path: string): Promise<{ header: CastHeader; events: CastEvent[] }> {
+  const cast = await openCast(path);
+  const events: CastEvent[] = [];
+  for await (const e of cast.events()) events.push(e);
+  return { header: cast.header, events };
+}

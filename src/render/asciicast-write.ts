@@ -1,0 +1,161 @@
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { TapedeckError } from '../core/errors.js';
+import { ExitCode } from '../core/exit-codes.js';
+import { BYTES_EVENT, type CastFormat } from './asciicast.js';
+import { Utf8Chunker, type Utf8Piece } from './asciicast-utf8.js';
+
+export interface CastWriterOptions {
+  format?: CastFormat;
+  cols: number;
+  rows: number;
+  termType?: string;
+  /** Unix seconds; default now. */
+  timestamp?: number;
+  title?: string;
+  /** The recorded argv (stored as a display string and as exact argv). */
+  argv?: string[];
+  env?: Record<string, string>;
+}
+
+/** Quotes argv for display only (a tape's command is never run by a shell). */
+export function displayCommand(argv: string[]): string {
+  return argv.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
+}
+
+export function castHeaderLine(options: CastWriterOptions): Record<string, unknown> {
+  const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);
+  const optional: Record<string, unknown> = {};
+  if (options.title !== undefined) optional.title = options.title;
+  if (options.argv) optional.command = displayCommand(options.argv);
+  if (options.env) optional.env = options.env;
+  if (options.argv) optional.tapedeck = { argv: options.argv };
+  if ((options.format ?? 'v3') === 'v2') {
+    // v2 has no term.type: TERM lives in env, where asciinema 2 puts it.
+    const env = options.termType ? { ...options.env, TERM: options.termType } : options.env;
+    return { version: 2, width: options.cols, height: options.rows, timestamp, ...optional, ...(env ? { env } : {}) };
+  }
+  const term: Record<string, unknown> = { cols: options.cols, rows: options.rows };
+  if (options.termType) term.type = options.termType;
+  return { version: 3, term, timestamp, ...optional };
+}
+
+/** Microsecond precision, as asciinema writes it. */
+function roundTime(t: number): number {
+  return Math.round(t * 1e6) / 1e6;
+}
+
+/**
+ * Streams a cast to disk as events happen, into a temporary sibling that is
+ * renamed over the target on close(): a crash or abort() never leaves a
+ * half-written tape under the real name.
+ */
+export class CastWriter {
+  readonly format: CastFormat;
+  private readonly tmpPath: string;
+  private fd: number | undefined;
+  /** Absolute time of the last written event, as the reader will reconstruct it. */
+  private lastTime = 0;
+  private readonly decoders = { o: new Utf8Chunker(), i: new Utf8Chunker() };
+  private pendingLines: string[] = [];
+
+  constructor(readonly path: string, options: CastWriterOptions) {
+    this.format = options.format ?? 'v3';
+    this.tmpPath = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+    try {
+      this.fd = openSync(this.tmpPath, 'w', 0o644);
+    } catch (err) {
+      throw new TapedeckError('IO_ERROR', `cannot write: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, {
+        exitCode: ExitCode.usage,
+        location: { file: path },
+        cause: err,
+      });
+    }
+    this.writeLine(JSON.stringify(castHeaderLine(options)));
+  }
+
+  private writeLine(line: string): void {
+    this.pendingLines.push(line);
+    // Batch small events into one write; a long recording must not buffer unboundedly.
+    if (this.pendingLines.length >= 256) this.flushLines();
+  }
+
+  private flushLines(): void {
+    if (this.fd === undefined || this.pendingLines.length === 0) return;
+    const buf = Buffer.from(`${this.pendingLines.join('\n')}\n`, 'utf8');
+    this.pendingLines = [];
+    let off = 0;
+    while (off < buf.length) off += writeSync(this.fd, buf, off, buf.length - off);
+  }
+
+  private event(time: number, code: string, data: string): void {
+    if (this.fd === undefined) throw new Error('cast writer already closed');
+    const t = roundTime(Math.max(time, this.lastTime));
+    const stamp = this.format === 'v3' ? roundTime(t - this.lastTime) : t;
+    this.lastTime = t;
+    this.writeLine(JSON.stringify([stamp, code, data]));
+  }
+
+  private piece(time: number, code: 'o' | 'i', piece: Utf8Piece | undefined): void {
+    if (!piece) return;
+    this.event(time, code, piece.text);
+    if (piece.exact) this.event(time, BYTES_EVENT, piece.exact.toString('base64'));
+  }
+
+  /** Program output at `time` seconds since start. */
+  output(time: number, bytes: Buffer): void {
+    this.piece(time, 'o', this.decoders.o.push(bytes));
+  }
+
+  /** Bytes sent to the program. */
+  input(time: number, bytes: Buffer): void {
+    this.piece(time, 'i', this.decoders.i.push(bytes));
+  }
+
+  marker(time: number, name: string): void {
+    this.event(time, 'm', name);
+  }
+
+  resize(time: number, cols: number, rows: number): void {
+    this.event(time, 'r', `${cols}x${rows}`);
+  }
+
+  exit(time: number, status: number): void {
+    this.endStreams(time);
+    this.event(time, 'x', String(status));
+  }
+
+  private endStreams(time: number): void {
+    this.piece(time, 'o', this.decoders.o.flush());
+    this.piece(time, 'i', this.decoders.i.flush());
+  }
+
+  /** Finishes the tape: flushes, fsyncs and renames it into place. */
+  close(): void {
+    if (this.fd === undefined) return;
+    this.endStreams(this.lastTime);
+    this.flushLines();
+    const fd = this.fd;
+    this.fd = undefined;
+    try {
+      fsyncSync(fd);
+      closeSync(fd);
+      renameSync(this.tmpPath, this.path);
+    } catch (err) {
+      rmSync(this.tmpPath, { force: true });
+      throw new TapedeckError('IO_ERROR', `cannot write: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, {
+        exitCode: ExitCode.usage,
+        location: { file: this.path },
+        cause: err,
+      });
+    }
+  }
+
+  /** Drops the tape: nothing appears under the target name. */
+  abort(): void {
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+    rmSync(this.tmpPath, { force: true });
+  }
+}

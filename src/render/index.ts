@@ -1,0 +1,10 @@
+export { Screen, screenText } from './screen.js';
+export type { ScreenOptions, SnapshotOptions, ScreenSnapshot, SnapshotCell, CellColor, InputModes } from './screen.js';
+export { paletteRgb, paletteSlot, resolveColor } from './screen-colors.js';
+export { BYTES_EVENT, eventBytes, parseResize } from './asciicast.js';
+export type { CastVersion, CastFormat, CastHeader, CastEvent, TerminalSize } from './asciicast.js';
+export { openCast, readCast, type OpenedCast } from './asciicast-read.js';
+export { CastWriter, castHeaderLine, displayCommand, type CastWriterOptions } from './asciicast-write.js';
+export { Utf8Chunker, decodePiece, type Utf8Piece } from './asciicast-utf8.js';
+export { playCast, type PlayedCast } from './asciicast-play.js';
+export { castSteps, type CastPosition, type CastStep } from './asciicast-steps.js';

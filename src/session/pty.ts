@@ -1,0 +1,157 @@
+import { readSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { IPty } from 'node-pty';
+import { TapedeckError } from '../core/errors.js';
+import { ExitCode } from '../core/exit-codes.js';
+
+const require = createRequire(import.meta.url);
+const nodePty = require('node-pty') as typeof import('node-pty');
+
+export interface PtyExit {
+  exitCode: number;
+  /** Signal number that ended the child, 0 when it exited on its own. */
+  signal: number;
+}
+
+export interface PtyProcessOptions {
+  command: string;
+  args: string[];
+  rows: number;
+  cols: number;
+  cwd: string;
+  env: Record<string, string>;
+  onData: (chunk: Buffer) => void;
+  onExit: (exit: PtyExit) => void;
+}
+
+/** node-pty internals this module relies on (checked at spawn time). */
+interface UnixPtyInternals {
+  _fd: number;
+  _socket: { destroy: (...args: unknown[]) => unknown; once: (event: 'close', listener: () => void) => void };
+  destroy(): void;
+}
+
+/** Upper bound on one drain, so a writer that never stops can't wedge us. */
+const MAX_DRAIN_BYTES = 256 * 1024 * 1024;
+
+/**
+ * A child under node-pty that never loses its last output.
+ *
+ * Why: when the child exits, node-pty waits at most 200 ms for its read
+ * socket to see EOF and then destroys the socket. On Linux the final bytes can
+ * still sit in the pty's flip buffer while epoll reports nothing, so the
+ * socket never reads them and they are dropped (`seq 1 200000` lost up to
+ * ~12 KB in 4 runs of 10). A blocking-style read() on the master fd flushes
+ * that buffer. So before node-pty may destroy the socket we read the fd
+ * ourselves until EIO (the child side is closed and empty) or EAGAIN
+ * (someone else still holds the child side), and hand those bytes on first.
+ */
+export class PtyProcess {
+  readonly pty: IPty;
+  private exited = false;
+
+  constructor(private readonly options: PtyProcessOptions) {
+    try {
+      this.pty = nodePty.spawn(options.command, options.args, {
+        name: options.env.TERM ?? 'xterm-256color',
+        rows: options.rows,
+        cols: options.cols,
+        cwd: options.cwd,
+        env: options.env,
+        encoding: null,
+      } as Parameters<typeof nodePty.spawn>[2]);
+    } catch (err) {
+      throw new TapedeckError('SPAWN_FAILED', `cannot start ${JSON.stringify(options.command)}: ${(err as Error).message}`, {
+        exitCode: ExitCode.usage,
+        details: { command: options.command, args: options.args },
+        cause: err,
+      });
+    }
+    this.installDrain();
+    this.pty.onData((data) => options.onData(data as unknown as Buffer));
+    this.pty.onExit(({ exitCode, signal }) => {
+      this.exited = true;
+      options.onExit({ exitCode, signal: signal ?? 0 });
+    });
+  }
+
+  get pid(): number {
+    return this.pty.pid;
+  }
+
+  get hasExited(): boolean {
+    return this.exited;
+  }
+
+  private installDrain(): void {
+    const internals = this.pty as unknown as Partial<UnixPtyInternals>;
+    const socket = internals._socket;
+    if (typeof internals._fd !== 'number' || !socket || typeof socket.destroy !== 'function') {
+      // A node-pty without these internals would silently lose output; refuse instead.
+      this.pty.kill('SIGKILL');
+      throw new TapedeckError('ENVIRONMENT', 'unsupported node-pty version: cannot guarantee complete output capture', {
+        exitCode: ExitCode.environment,
+      });
+    }
+    const fd = internals._fd;
+    // Once the socket closed, the fd number may belong to another file: never read it again.
+    let open = true;
+    socket.once('close', () => (open = false));
+    const destroy = socket.destroy.bind(socket);
+    socket.destroy = (...args: unknown[]) => {
+      if (open) this.drain(fd);
+      open = false;
+      return destroy(...args);
+    };
+  }
+
+  private drain(fd: number): void {
+    const buf = Buffer.allocUnsafe(64 * 1024);
+    let total = 0;
+    while (total < MAX_DRAIN_BYTES) {
+      let n: number;
+      try {
+        n = readSync(fd, buf, 0, buf.length, null);
+      } catch {
+        return; // EIO: child side closed and empty; EAGAIN: nothing more right now; EBADF: already closed
+      }
+      if (n <= 0) return;
+      total += n;
+      this.options.onData(Buffer.from(buf.subarray(0, n)));
+    }
+  }
+
+  write(data: string | Buffer): void {
+    this.pty.write(data);
+  }
+
+  resize(rows: number, cols: number): void {
+    this.pty.resize(cols, rows);
+  }
+
+  /** Signals the child itself (not its process group). */
+  signal(signal: NodeJS.Signals): void {
+    process.kill(this.pty.pid, signal);
+  }
+
+  /** Ends the child's whole process group and closes the master side. */
+  destroy(): void {
+    killGroup(this.pty.pid, 'SIGHUP');
+    try {
+      (this.pty as unknown as UnixPtyInternals).destroy();
+    } catch {
+      // already closed
+    }
+  }
+}
+
+/** The child is a session leader, so its pid is its process group id. */
+export function killGroup(pid: number, signal: NodeJS.Signals): void {
+  for (const target of [-pid, pid]) {
+    try {
+      process.kill(target, signal);
+    } catch {
+      // gone already
+    }
+  }
+}

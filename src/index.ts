@@ -22,3 +22,4 @@ export { formatScreenGolden, parseScreenGolden, type ScreenMask, type ScreenGold
 export { checkGolden, goldenPath, type GoldenCheck, type GoldenResult } from './matchers/golden-store.js';
 export * from './render/index.js';
 export { encodeKey, encodeKeys, pinnedEnv, normaliseSignal, EventLog, DEFAULT_WAIT_TIMEOUT_MS, type TerminalEvent, type WaitOptions } from './session/index.js';
+export * from './render/index-screenshot.js';

@@ -14,6 +14,8 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
   replay: { summary: 'replay tapes against a fresh process and report drift', load: async () => (await import('./commands/replay.js')).run },
   serve: { summary: 'answer a client from a protocol tape (a stand-in server)', load: async () => (await import('./commands/serve.js')).run },
   snapshot: { summary: 'print the screen of a terminal tape at a marker or time', load: async () => (await import('./commands/snapshot.js')).run },
+  screenshot: { summary: 'render the screen of a terminal tape to a PNG', load: async () => (await import('./commands/screenshot.js')).run },
+  doctor: { summary: 'check Chromium, fonts, PTYs and the home directory', load: async () => (await import('./commands/doctor.js')).run },
   explain: { summary: 'explain a TDxxxx diagnostic code', load: async () => (await import('./commands/explain.js')).run },
   version: { summary: 'print the version', load: async () => (await import('./commands/version.js')).run },
 };

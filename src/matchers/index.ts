@@ -5,11 +5,12 @@
 import { afterAll, afterEach, beforeEach, expect } from 'vitest';
 import { toContainText, toHaveCursorAt, toHaveExited, toHaveText, toMatchScreen, type ScreenGoldenMatcherOptions, type TextAssertionOptions } from './terminal.js';
 import { toMatchExchange, toReplayCleanly, type ProtocolMatcherOptions } from './protocol.js';
+import { toMatchScreenshot, type ScreenshotMatcherOptions } from './screenshot.js';
 import { resetGoldenCounters } from './context.js';
 import { cleanUpTestTerminals, rememberTerminalsBeforeTest } from './cleanup.js';
 import { reportObsoleteGoldens } from './obsolete.js';
 
-expect.extend({ toContainText, toHaveText, toHaveCursorAt, toHaveExited, toMatchScreen, toReplayCleanly, toMatchExchange });
+expect.extend({ toContainText, toHaveText, toHaveCursorAt, toHaveExited, toMatchScreen, toMatchScreenshot, toReplayCleanly, toMatchExchange });
 
 beforeEach(() => {
   resetGoldenCounters();
@@ -35,6 +36,8 @@ interface TapedeckMatchers {
   toHaveExited(code?: number, options?: { timeoutMs?: number }): Promise<void>;
   /** Waits for a stable screen, then compares it with goldens/<test file>/<test name>.txt. */
   toMatchScreen(options?: ScreenGoldenMatcherOptions): Promise<void>;
+  /** Waits for a stable screen, renders it in Chromium and compares the PNG with goldens/<test file>/<test name>.png. */
+  toMatchScreenshot(options?: ScreenshotMatcherOptions): Promise<void>;
   /** Replays a protocol tape against a fresh server: `expect('tape.ndjson').toReplayCleanly(['node', 'server.js'])`. */
   toReplayCleanly(command: string[], options?: ProtocolMatcherOptions): Promise<void>;
   /** Sends requests to a fresh server and compares the responses with a protocol-tape golden. */
@@ -46,4 +49,4 @@ declare module 'vitest' {
   interface Matchers<T = any> extends TapedeckMatchers {}
 }
 
-export type { TapedeckMatchers, ScreenGoldenMatcherOptions, TextAssertionOptions, ProtocolMatcherOptions };
+export type { TapedeckMatchers, ScreenGoldenMatcherOptions, TextAssertionOptions, ProtocolMatcherOptions, ScreenshotMatcherOptions };

@@ -1,0 +1,39 @@
+// Warm screenshot of a 120x40 screen (repaint + xterm.js paint + PNG encode),
+// versus Chromium's own raw capture (CDP Page.captureScreenshot, PNG) of the same
+// page area, measured in the same run. Target: ratio <= 1.3.
+import { Screen } from '../dist/render/screen.js';
+import { capture, closeRenderer, rendererPage, renderSnapshot } from '../dist/render/renderer.js';
+
+const RUNS = Number(process.env.RUNS ?? 40);
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+const screen = new Screen({ rows: 40, cols: 120, scrollback: 0 });
+let text = '';
+for (let r = 0; r < 40; r++) {
+  text += `\x1b[${31 + (r % 7)}m${String(r).padStart(3)} ` + 'lorem ipsum dolor sit amet │ ' .repeat(4).slice(0, 100) + `\x1b[0m \x1b[48;5;${16 + r * 5}m    \x1b[0m`;
+  if (r < 39) text += '\r\n';
+}
+await screen.write(text);
+const snap = screen.snapshot({ includeCells: true });
+
+const first = await renderSnapshot(snap);
+for (let i = 0; i < 5; i++) await renderSnapshot(snap); // warm up
+const size = { width: first.pixelWidth, height: first.pixelHeight };
+const h = await rendererPage();
+
+const ours = [];
+const raw = [];
+for (let i = 0; i < RUNS; i++) {
+  // Alternate so drift in machine load hits both sides alike.
+  let t = performance.now();
+  await renderSnapshot(snap);
+  ours.push(performance.now() - t);
+  t = performance.now();
+  await capture(h, size);
+  raw.push(performance.now() - t);
+}
+await closeRenderer();
+screen.dispose();
+const m1 = median(ours);
+const m2 = median(raw);
+console.log(`screenshot 120x40 (${size.width}x${size.height} px, ${first.png.length} B PNG): tapedeck median ${m1.toFixed(1)} ms, raw CDP capture median ${m2.toFixed(1)} ms, ratio ${(m1 / m2).toFixed(2)} (target <= 1.3)`);

@@ -1,0 +1,106 @@
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { parseOptions } from '../args.js';
+import { usageError } from '../../core/errors.js';
+import { resultEnvelope } from '../../core/envelope.js';
+import { ExitCode } from '../../core/exit-codes.js';
+import { spawnTerminal } from '../../session/terminal.js';
+import { closeRenderer } from '../../render/renderer.js';
+import { rendererChecks, type DoctorCheck } from '../../render/renderer-doctor.js';
+
+const HELP = `usage: tapedeck doctor [--home DIR] [--json]
+
+Checks what tapedeck needs on this machine: the home directory, PTY spawn,
+Chromium (found and launching), the pinned font (installed and loading in the
+page) and a test screenshot. Exit 0 when all pass, 8 when something is missing.
+Environment: TAPEDECK_HOME (default ~/.tapedeck), TAPEDECK_CHROMIUM (default
+/usr/bin/chromium).`;
+
+export type { DoctorCheck };
+
+export function homeDirectory(flag?: string, env: NodeJS.ProcessEnv = process.env): string {
+  return resolve(flag ?? env.TAPEDECK_HOME ?? env.AGENT_TTY_HOME ?? join(homedir(), '.tapedeck'));
+}
+
+/** Exists and is writable, or does not exist yet but can be created. */
+export function homeCheck(dir: string): DoctorCheck {
+  const name = 'home-directory';
+  if (existsSync(dir)) {
+    if (!statSync(dir).isDirectory()) return { name, ok: false, detail: `${dir} is not a directory`, fix: `remove ${dir} or set TAPEDECK_HOME to a directory` };
+    try {
+      accessSync(dir, constants.W_OK | constants.X_OK);
+      return { name, ok: true, detail: `${dir} is writable` };
+    } catch {
+      return { name, ok: false, detail: `${dir} is not writable`, fix: `chmod u+rwx ${dir}, or set TAPEDECK_HOME to a writable directory` };
+    }
+  }
+  let parent = dirname(dir);
+  while (!existsSync(parent) && dirname(parent) !== parent) parent = dirname(parent);
+  try {
+    accessSync(parent, constants.W_OK | constants.X_OK);
+    return { name, ok: true, detail: `${dir} will be created on first use` };
+  } catch {
+    return { name, ok: false, detail: `${dir} does not exist and ${parent} is not writable`, fix: `mkdir -p ${dir}, or set TAPEDECK_HOME to a writable directory` };
+  }
+}
+
+/** Spawns `true` in a PTY through the same path every terminal takes. */
+export async function ptyCheck(): Promise<DoctorCheck> {
+  const name = 'pty-spawn';
+  try {
+    const term = spawnTerminal('true', [], { rows: 5, cols: 20 });
+    try {
+      const exit = await term.waitForExit({ timeoutMs: 10_000 });
+      if (exit.exitCode !== 0) return { name, ok: false, detail: `true exited with ${exit.exitCode}`, fix: 'check that node-pty built for this Node (npm rebuild node-pty)' };
+      return { name, ok: true, detail: 'node-pty spawned true' };
+    } finally {
+      await term.dispose();
+    }
+  } catch (err) {
+    return { name, ok: false, detail: (err as Error).message, fix: 'npm rebuild node-pty (needs make and g++), and check /dev/ptmx is usable' };
+  }
+}
+
+function terminfoCheck(): DoctorCheck {
+  const found = ['/usr/share/terminfo/x/xterm-256color', '/lib/terminfo/x/xterm-256color', '/etc/terminfo/x/xterm-256color'].some((f) => existsSync(f));
+  return found
+    ? { name: 'terminfo', ok: true, detail: 'xterm-256color found' }
+    : { name: 'terminfo', ok: true, warning: 'no xterm-256color terminfo: programs may draw less. Fix: apt-get install ncurses-base' };
+}
+
+export async function runDoctorChecks(home?: string): Promise<DoctorCheck[]> {
+  const checks = [homeCheck(homeDirectory(home)), await ptyCheck(), terminfoCheck()];
+  try {
+    checks.push(...(await rendererChecks()));
+  } finally {
+    await closeRenderer();
+  }
+  return checks;
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const { values, positionals } = parseOptions('doctor', argv, {
+    home: { type: 'string' },
+    json: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help) {
+    process.stdout.write(`${HELP}\n`);
+    return 0;
+  }
+  if (positionals.length) throw usageError('doctor: takes no arguments');
+  const checks = await runDoctorChecks(values.home);
+  const ok = checks.every((c) => c.ok);
+  if (values.json) {
+    process.stdout.write(`${JSON.stringify(resultEnvelope('doctor', { ok, checks }))}\n`);
+  } else {
+    for (const c of checks) {
+      const mark = !c.ok ? 'FAIL' : c.warning ? 'warn' : 'ok  ';
+      process.stdout.write(`${mark} ${c.name}${c.detail ? `: ${c.detail}` : ''}\n`);
+      if (c.warning) process.stdout.write(`     ${c.warning}\n`);
+      if (!c.ok && c.fix) process.stdout.write(`     fix: ${c.fix}\n`);
+    }
+  }
+  return ok ? ExitCode.ok : ExitCode.environment;
+}

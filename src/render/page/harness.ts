@@ -1,0 +1,116 @@
+/**
+ * The page Chromium renders: @xterm/xterm with its built-in DOM renderer
+ * (the only one in xterm 6's core; canvas/WebGL would need addons and a GPU
+ * path that is less predictable under --disable-gpu), the pinned fonts, and
+ * one function, tapedeckRender(payload), that paints a screen and returns the
+ * pixel size of the area to capture. Served from a private origin by
+ * page.route; the page never touches the network.
+ */
+export const PAGE_ORIGIN = 'http://tapedeck.render';
+
+export interface PagePayload {
+  cols: number;
+  rows: number;
+  /** Escape sequences that paint the screen (renderer-repaint.ts). */
+  data: string;
+  /** Characters beyond ASCII, so the fallback fonts that cover them load before painting. */
+  extraChars: string;
+  theme: Record<string, unknown>;
+  fontFamily: string;
+  fontSize: number;
+  lineHeight: number;
+  padding: number;
+}
+
+export interface PageResult {
+  width: number;
+  height: number;
+}
+
+const SCRIPT = String.raw`
+let term = null;
+let termKey = '';
+
+async function loadFonts(p) {
+  const size = p.fontSize + 'px';
+  const loads = [];
+  for (const style of ['normal', 'italic']) {
+    for (const weight of ['normal', 'bold']) loads.push(document.fonts.load(style + ' ' + weight + ' ' + size + ' "DejaVu Sans Mono"'));
+  }
+  if (p.extraChars) {
+    for (const family of ['Noto Emoji', 'Noto Sans SC']) loads.push(document.fonts.load(size + ' "' + family + '"', p.extraChars));
+  }
+  await Promise.all(loads);
+  await document.fonts.ready;
+}
+
+window.tapedeckRender = async (p) => {
+  await loadFonts(p);
+  const host = document.getElementById('host');
+  document.body.style.background = p.theme.background;
+  host.style.background = p.theme.background;
+  host.style.padding = p.padding + 'px';
+  const key = JSON.stringify([p.cols, p.rows, p.theme, p.fontFamily, p.fontSize, p.lineHeight]);
+  if (!term || key !== termKey) {
+    if (term) term.dispose();
+    host.replaceChildren();
+    term = new Terminal({
+      cols: p.cols,
+      rows: p.rows,
+      scrollback: 0,
+      theme: p.theme,
+      fontFamily: p.fontFamily,
+      fontSize: p.fontSize,
+      lineHeight: p.lineHeight,
+      letterSpacing: 0,
+      fontWeight: 'normal',
+      fontWeightBold: 'bold',
+      drawBoldTextInBrightColors: true,
+      minimumContrastRatio: 1,
+      cursorBlink: false,
+      cursorStyle: 'block',
+      // xterm draws a solid cursor only when focused; the page never takes focus,
+      // so the unfocused style is made the same solid block.
+      cursorInactiveStyle: 'block',
+      allowProposedApi: true,
+      allowTransparency: false,
+    });
+    term.open(host);
+    termKey = key;
+  } else {
+    term.reset();
+  }
+  // xterm draws no cursor until it was focused, typed into or switched buffers
+  // ("cursor initialized"); a switch to the alt buffer and back is the public way.
+  // The DOM renderer paints the rows on the next animation frame after the
+  // write; onRender fires once it has (all rows: the repaint touches every one).
+  // Subscribed in the write callback (same task as the parse, so no frame can
+  // slip in between) and never to a render of what the page showed before.
+  await new Promise((resolve) => {
+    term.write('\x1b[?1047h\x1b[?1047l' + p.data, () => {
+      const sub = term.onRender((e) => {
+        if (e.end < term.rows - 1) return;
+        sub.dispose();
+        resolve();
+      });
+    });
+  });
+  const rect = host.getBoundingClientRect();
+  return { width: Math.ceil(rect.width), height: Math.ceil(rect.height) };
+};
+`;
+
+export const PAGE_HTML = `<!doctype html>
+<html><head><meta charset="utf-8">
+<link rel="stylesheet" href="/xterm.css">
+<link rel="stylesheet" href="/fonts/dejavu/tapedeck.css">
+<link rel="stylesheet" href="/fonts/noto-emoji/400.css">
+<link rel="stylesheet" href="/fonts/noto-sans-sc/400.css">
+<style>
+html, body { margin: 0; padding: 0; overflow: hidden; }
+#host { position: absolute; left: 0; top: 0; display: inline-block; }
+.xterm .xterm-viewport { overflow: hidden !important; }
+.xterm .xterm-scrollable-element > .scrollbar { display: none !important; }
+</style>
+<script src="/xterm.js"></script>
+</head><body><div id="host"></div><script>${SCRIPT}</script></body></html>`;

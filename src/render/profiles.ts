@@ -1,0 +1,101 @@
+import { createHash } from 'node:crypto';
+import { TapedeckError } from '../core/errors.js';
+import { ExitCode } from '../core/exit-codes.js';
+
+/**
+ * Render profiles: everything besides the screen itself that decides a
+ * screenshot's pixels. Two screenshots are comparable only when their
+ * profile hashes are equal.
+ */
+export interface RenderTheme {
+  background: string;
+  foreground: string;
+  cursor: string;
+  cursorAccent: string;
+  /** The 16 ANSI colours, black..white then brightBlack..brightWhite. */
+  ansi: readonly string[];
+}
+
+export interface RenderProfile {
+  name: string;
+  theme: RenderTheme;
+  /** CSS font-family list; every family is loaded from npm packages (see renderer-fonts.ts). */
+  fontFamily: string;
+  fontSize: number;
+  /** Multiplier of the font's natural line height (1 keeps box drawing joined). */
+  lineHeight: number;
+  /** Pixels around the cell grid, in the background colour. */
+  padding: number;
+}
+
+/** The families the page loads; the order is the fallback order per glyph. */
+export const FONT_FAMILY = '"DejaVu Sans Mono", "Noto Emoji", "Noto Sans SC"';
+
+// xterm.js's default palette: the same RGB the text snapshots report (screen-colors.ts).
+const XTERM_ANSI = [
+  '#000000', '#cd3131', '#0dbc79', '#e5e510', '#2472c8', '#bc3fbc', '#11a8cd', '#e5e5e5',
+  '#666666', '#f14c4c', '#23d18b', '#f5f543', '#3b8eea', '#d670d6', '#29b8db', '#e5e5e5',
+];
+
+// A light palette whose yellows and whites stay readable on white.
+const LIGHT_ANSI = [
+  '#000000', '#cd3131', '#00bc00', '#949800', '#0451a5', '#bc05bc', '#0598bc', '#555555',
+  '#666666', '#cd3131', '#14ce14', '#b5ba00', '#0451a5', '#bc05bc', '#0598bc', '#a5a5a5',
+];
+
+export const PROFILES: Readonly<Record<string, RenderProfile>> = {
+  dark: {
+    name: 'dark',
+    theme: { background: '#000000', foreground: '#e5e5e5', cursor: '#e5e5e5', cursorAccent: '#000000', ansi: XTERM_ANSI },
+    fontFamily: FONT_FAMILY,
+    fontSize: 15,
+    lineHeight: 1,
+    padding: 8,
+  },
+  light: {
+    name: 'light',
+    theme: { background: '#ffffff', foreground: '#1f1f1f', cursor: '#1f1f1f', cursorAccent: '#ffffff', ansi: LIGHT_ANSI },
+    fontFamily: FONT_FAMILY,
+    fontSize: 15,
+    lineHeight: 1,
+    padding: 8,
+  },
+};
+
+export const DEFAULT_PROFILE = 'dark';
+
+export function profileNames(): string[] {
+  return Object.keys(PROFILES);
+}
+
+/** A built-in profile by name, or the profile object given. Unknown names are usage errors. */
+export function resolveProfile(profile: string | RenderProfile | undefined): RenderProfile {
+  if (profile === undefined) return PROFILES[process.env.TAPEDECK_PROFILE || DEFAULT_PROFILE] ?? PROFILES[DEFAULT_PROFILE];
+  if (typeof profile !== 'string') return profile;
+  const found = PROFILES[profile];
+  if (!found) {
+    throw new TapedeckError('INVALID_RENDER_PROFILE', `unknown render profile ${JSON.stringify(profile)} (known: ${profileNames().join(', ')})`, {
+      exitCode: ExitCode.usage,
+      details: { profile, known: profileNames() },
+    });
+  }
+  return found;
+}
+
+/**
+ * sha256 over the profile and the versions of everything that draws (renderer
+ * backend, xterm.js, fonts, Chromium): a golden taken under another hash may
+ * differ for reasons other than the screen.
+ */
+export function renderProfileHash(profile: RenderProfile, engine: Record<string, string>): string {
+  return createHash('sha256').update(canonicalJson({ profile, engine })).digest('hex');
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}

@@ -1,0 +1,187 @@
+import { readFile } from 'node:fs/promises';
+import { join, normalize } from 'node:path';
+import type { BrowserContext, CDPSession, Page, Route } from 'playwright-core';
+import { closeBrowser, getBrowser } from './renderer-browser.js';
+import { DEJAVU_CSS, FONT_PACKAGES, fontVersions, packageDir, packageVersion } from './renderer-fonts.js';
+import { repaint, type RepaintOptions } from './renderer-repaint.js';
+import { PAGE_HTML, PAGE_ORIGIN, type PagePayload, type PageResult } from './page/harness.js';
+import { renderProfileHash, resolveProfile, type RenderProfile } from './profiles.js';
+import type { ScreenSnapshot } from './screen.js';
+
+/**
+ * The browser renderer: one page in the shared Chromium, reused for every
+ * screenshot (renders are queued, one at a time), painting a screen with
+ * xterm.js and capturing it with CDP's Page.captureScreenshot at device scale 1.
+ */
+export const BROWSER_BACKEND = 'xterm-dom-chromium';
+
+export interface RenderOptions extends RepaintOptions {
+  /** A built-in profile name (dark, light) or a profile object; default dark (or TAPEDECK_PROFILE). */
+  profile?: string | RenderProfile;
+}
+
+export interface RenderedPng {
+  png: Buffer;
+  pixelWidth: number;
+  pixelHeight: number;
+  cursorVisible: boolean;
+  profileName: string;
+  rendererBackend: string;
+  renderProfileHash: string;
+}
+
+interface Harness {
+  context: BrowserContext;
+  page: Page;
+  cdp: CDPSession;
+  engine: Record<string, string>;
+  viewport: { width: number; height: number };
+}
+
+let harness: Promise<Harness> | null = null;
+let queue: Promise<unknown> = Promise.resolve();
+
+/** Renders a snapshot taken with `includeCells: true` to PNG bytes. */
+export async function renderSnapshot(snap: ScreenSnapshot, options: RenderOptions = {}): Promise<RenderedPng> {
+  const profile = resolveProfile(options.profile);
+  const painted = repaint(snap, options);
+  const job = queue.then(async () => {
+    const h = await getHarness();
+    const payload: PagePayload = {
+      cols: snap.cols,
+      rows: snap.rows,
+      data: painted.data,
+      extraChars: painted.extraChars,
+      theme: themeFor(profile),
+      fontFamily: profile.fontFamily,
+      fontSize: profile.fontSize,
+      lineHeight: profile.lineHeight,
+      padding: profile.padding,
+    };
+    const size = await h.page.evaluate((p) => (window as unknown as { tapedeckRender(p: PagePayload): Promise<PageResult> }).tapedeckRender(p), payload);
+    const png = await capture(h, size);
+    return {
+      png,
+      pixelWidth: size.width,
+      pixelHeight: size.height,
+      cursorVisible: painted.cursorVisible,
+      profileName: profile.name,
+      rendererBackend: BROWSER_BACKEND,
+      renderProfileHash: renderProfileHash(profile, h.engine),
+    };
+  });
+  queue = job.catch(() => {});
+  return job;
+}
+
+/** Chromium's own PNG of the page area, nothing else (the bench's baseline calls it too). */
+export async function capture(h: { page: Page; cdp: CDPSession; viewport: { width: number; height: number } }, size: PageResult): Promise<Buffer> {
+  if (h.viewport.width < size.width || h.viewport.height < size.height) {
+    h.viewport = { width: Math.max(size.width, h.viewport.width), height: Math.max(size.height, h.viewport.height) };
+    await h.page.setViewportSize(h.viewport);
+  }
+  const shot = await h.cdp.send('Page.captureScreenshot', {
+    format: 'png',
+    clip: { x: 0, y: 0, width: size.width, height: size.height, scale: 1 },
+    captureBeyondViewport: false,
+    fromSurface: true,
+  });
+  return Buffer.from(shot.data, 'base64');
+}
+
+/** The warmed-up page (for the bench's raw-capture baseline). */
+export function rendererPage(): Promise<Harness> {
+  return getHarness();
+}
+
+/** The engine versions the profile hash covers, without rendering anything. */
+export async function rendererEngine(): Promise<Record<string, string>> {
+  return (await getHarness()).engine;
+}
+
+/** Closes the page and the shared browser (tests, CLI exit). The next render starts a new one. */
+export async function closeRenderer(): Promise<void> {
+  const pending = harness;
+  harness = null;
+  await queue.catch(() => {});
+  if (pending) await pending.then((h) => h.context.close()).catch(() => {});
+  await closeBrowser();
+}
+
+function getHarness(): Promise<Harness> {
+  if (!harness) {
+    harness = openHarness().catch((err) => {
+      harness = null;
+      throw err;
+    });
+  }
+  return harness;
+}
+
+async function openHarness(): Promise<Harness> {
+  const browser = await getBrowser();
+  const viewport = { width: 800, height: 600 };
+  const context = await browser.newContext({ viewport, deviceScaleFactor: 1, colorScheme: 'dark', reducedMotion: 'reduce' });
+  // A browser that goes away (crash, close) takes the page with it: start afresh next time.
+  browser.once('disconnected', () => {
+    harness = null;
+  });
+  await context.route('**/*', serveAsset);
+  const page = await context.newPage();
+  await page.goto(`${PAGE_ORIGIN}/`);
+  await page.waitForFunction(() => typeof (window as unknown as { tapedeckRender?: unknown }).tapedeckRender === 'function');
+  const cdp = await context.newCDPSession(page);
+  const engine: Record<string, string> = {
+    backend: BROWSER_BACKEND,
+    chromium: browser.version(),
+    xterm: packageVersion('@xterm/xterm') ?? 'missing',
+  };
+  for (const [name, version] of Object.entries(fontVersions())) engine[name] = version ?? 'missing';
+  return { context, page, cdp, engine, viewport };
+}
+
+function themeFor(profile: RenderProfile): Record<string, unknown> {
+  const names = ['black', 'red', 'green', 'yellow', 'blue', 'magenta', 'cyan', 'white'];
+  const theme: Record<string, unknown> = {
+    background: profile.theme.background,
+    foreground: profile.theme.foreground,
+    cursor: profile.theme.cursor,
+    cursorAccent: profile.theme.cursorAccent,
+  };
+  profile.theme.ansi.forEach((rgb, i) => {
+    const base = names[i % 8];
+    theme[i < 8 ? base : `bright${base[0].toUpperCase()}${base.slice(1)}`] = rgb;
+  });
+  return theme;
+}
+
+const xtermDir = () => packageDir('@xterm/xterm');
+
+/** Answers the page's requests from memory and node_modules; everything else is refused. */
+async function serveAsset(route: Route): Promise<void> {
+  const url = new URL(route.request().url());
+  if (url.origin !== PAGE_ORIGIN) return route.abort('blockedbyclient');
+  const path = decodeURIComponent(url.pathname);
+  if (path === '/') return route.fulfill({ contentType: 'text/html; charset=utf-8', body: PAGE_HTML });
+  if (path === '/fonts/dejavu/tapedeck.css') return route.fulfill({ contentType: 'text/css', body: DEJAVU_CSS });
+  let file: string | null = null;
+  let contentType = 'application/octet-stream';
+  if (path === '/xterm.js') [file, contentType] = [join(xtermDir() ?? '', 'lib/xterm.js'), 'text/javascript'];
+  else if (path === '/xterm.css') [file, contentType] = [join(xtermDir() ?? '', 'css/xterm.css'), 'text/css'];
+  else {
+    const m = /^\/fonts\/([^/]+)\/(.+)$/.exec(path);
+    const pkg = m && FONT_PACKAGES.find((p) => p.urlName === m[1]);
+    const dir = pkg && packageDir(pkg.name);
+    const rest = m && normalize(m[2]);
+    if (dir && rest && !rest.startsWith('..')) {
+      file = join(dir, rest);
+      contentType = rest.endsWith('.css') ? 'text/css' : rest.endsWith('.woff2') ? 'font/woff2' : rest.endsWith('.ttf') ? 'font/ttf' : 'font/woff';
+    }
+  }
+  if (!file) return route.fulfill({ status: 404, body: '' });
+  try {
+    return await route.fulfill({ contentType, body: await readFile(file) });
+  } catch {
+    return route.fulfill({ status: 404, body: '' });
+  }
+}

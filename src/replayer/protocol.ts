@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { type Boundary, type Exchange, ResponseFramer, responseBytes } from '../core/boundary.js';
 import { Normaliser } from '../core/normalise.js';
 import { describeExit } from '../core/process.js';
@@ -17,6 +18,11 @@ export interface ProtocolReplayOptions {
   normaliser?: Normaliser;
   /** Rewrite drifted pairs with the live responses, atomically. */
   update?: boolean;
+  /**
+   * Without update: leave the tape that would accept the live responses beside
+   * it as `<tape>.new`, for `tapedeck review` to accept or reject.
+   */
+  writePending?: boolean;
   /** Extra variables to redact when rewriting (those already in the tape always are). */
   redactEnv?: readonly string[];
   env?: NodeJS.ProcessEnv;
@@ -40,6 +46,8 @@ export interface TapeReplayResult {
   drifts: Drift[];
   /** Pairs rewritten by --update. */
   updatedPairs: number;
+  /** The candidate tape written beside it (writePending), when there was drift to accept. */
+  pendingPath?: string;
   serverExit?: ServerExit;
   durationMs: number;
 }
@@ -159,7 +167,8 @@ export async function replayProtocolTape(tapeOrPath: ProtocolTape | string, opti
   }));
 
   let updatedPairs = 0;
-  if (options.update && drifts.length > 0) {
+  let pendingPath: string | undefined;
+  if ((options.update || options.writePending) && drifts.length > 0) {
     // Only complete live responses are accepted; a timeout or a crash is not an answer.
     const replacements = new Map<number, string>();
     for (const d of drifts) {
@@ -167,13 +176,18 @@ export async function replayProtocolTape(tapeOrPath: ProtocolTape | string, opti
       const i = d.pair - 1;
       replacements.set(i, redactFor(tape, pairs[i].actual ?? '', options.redactEnv ?? [], env));
     }
-    if (replacements.size > 0) {
+    if (replacements.size > 0 && options.update) {
       rewriteTape(tape, replacements);
       updatedPairs = replacements.size;
+    } else if (replacements.size > 0) {
+      pendingPath = `${tape.path}.new`;
+      rewriteTape(tape, replacements, pendingPath);
     }
+  } else if (options.writePending && drifts.length === 0) {
+    rmSync(`${tape.path}.new`, { force: true }); // a clean replay makes an old candidate stale
   }
 
-  return { tape: tape.path, pairs, drifts, updatedPairs, serverExit, durationMs: performance.now() - started };
+  return { tape: tape.path, pairs, drifts, updatedPairs, pendingPath, serverExit, durationMs: performance.now() - started };
 }
 
 /** Redacts a live response with the tape's own placeholders plus any requested names. */

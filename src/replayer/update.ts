@@ -7,7 +7,7 @@ import { formatPair } from '../core/tape.js';
  * The update path: rewrites the given pairs of a tape with new responses,
  * keeping every other line byte for byte, in one atomic replace.
  */
-export function rewriteTape(tape: ProtocolTape, responses: Map<number, string>): void {
+export function rewriteTape(tape: ProtocolTape, responses: Map<number, string>, target = tape.path): void {
   const text = readFileSync(tape.path);
   const pieces: Buffer[] = [];
   let cursor = 0;
@@ -19,7 +19,7 @@ export function rewriteTape(tape: ProtocolTape, responses: Map<number, string>):
     cursor = pair.byteEnd;
   });
   pieces.push(text.subarray(cursor));
-  writeFileAtomic(tape.path, Buffer.concat(pieces));
+  writeFileAtomic(target, Buffer.concat(pieces));
 }
 
 /** The line that accepts a new response: other keys kept, response_base64 dropped as stale. */

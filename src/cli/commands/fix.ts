@@ -1,0 +1,72 @@
+import { usageError } from '../../core/errors.js';
+import { applyEnvelopes } from '../../core/apply-fixes.js';
+import type { DiagnosticEnvelope } from '../../core/envelope.js';
+import { parseOptions } from '../args.js';
+
+const HELP = `usage: tapedeck replay ... --json | tapedeck fix --apply --from-stdin [options]
+
+Applies the fix alternatives of drift envelopes (seed 001 shape), e.g. accepting live responses into
+tapes. Each hunk's old lines must match the file; hunks go in highest line first; envelopes that
+could not be applied are listed, and the exit code is 1 when any was not.
+
+options:
+  --code TDxxxx       only envelopes with this code
+  --alternative N     use alternative N instead of the most confident one
+  --threshold X       minimum confidence of the chosen alternative (default 0.5)
+`;
+
+export async function run(argv: string[]): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  const { values, positionals } = parseOptions('fix', argv, {
+    apply: { type: 'boolean', default: false },
+    'from-stdin': { type: 'boolean', default: false },
+    code: { type: 'string' },
+    alternative: { type: 'string' },
+    threshold: { type: 'string', default: '0.5' },
+  });
+  if (!values.apply || !values['from-stdin'] || positionals.length > 0) throw usageError('fix: use tapedeck fix --apply --from-stdin, with envelopes on stdin');
+  const threshold = Number(values.threshold);
+  if (!(threshold >= 0 && threshold <= 1)) throw usageError(`--threshold expects a number from 0 to 1, got ${JSON.stringify(values.threshold)}`);
+  const alternative = values.alternative === undefined ? undefined : Number(values.alternative);
+  if (alternative !== undefined && !(Number.isInteger(alternative) && alternative >= 0)) throw usageError('--alternative expects a whole number >= 0');
+
+  const input = await readStdin();
+  const envelopes: DiagnosticEnvelope[] = [];
+  input.split('\n').forEach((line, i) => {
+    if (line.trim() === '') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (err) {
+      throw usageError(`<stdin>:${i + 1}: not JSON: ${(err as Error).message}`);
+    }
+    const v = value as Partial<DiagnosticEnvelope> & { kind?: string };
+    if (v && typeof v === 'object' && typeof v.schema_version === 'string' && typeof v.code === 'string' && v.span) {
+      if (!v.schema_version.startsWith('1.')) throw usageError(`<stdin>:${i + 1}: unsupported envelope schema_version ${v.schema_version} (this tapedeck reads 1.x)`);
+      envelopes.push(v as DiagnosticEnvelope);
+    }
+    // Other lines (the replay summary, other kinds) are not envelopes: skipped, as seed 000 says unknown kinds are.
+  });
+
+  const outcomes = applyEnvelopes(envelopes, { code: values.code, alternative, threshold });
+  const applied = outcomes.filter((o) => o.applied);
+  for (const o of outcomes) {
+    const where = `${o.envelope.span.file}:${o.envelope.span.line}`;
+    if (o.applied) process.stderr.write(`applied ${o.envelope.code} — ${o.label} (${where})\n`);
+    else process.stderr.write(`not applied ${o.envelope.code} (${where}): ${o.reason}\n`);
+  }
+  const byCode = new Map<string, number>();
+  for (const o of applied) byCode.set(o.envelope.code, (byCode.get(o.envelope.code) ?? 0) + 1);
+  const tally = [...byCode].map(([c, n]) => `${c} ×${n}`).join(', ');
+  process.stderr.write(`Applied ${applied.length} fix(es)${tally ? ` (${tally})` : ''}; ${outcomes.length - applied.length} not applied\n`);
+  return applied.length === outcomes.length ? 0 : 1;
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}

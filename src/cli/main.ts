@@ -16,6 +16,7 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
   snapshot: { summary: 'print the screen of a terminal tape at a marker or time', load: async () => (await import('./commands/snapshot.js')).run },
   screenshot: { summary: 'render the screen of a terminal tape to a PNG', load: async () => (await import('./commands/screenshot.js')).run },
   doctor: { summary: 'check Chromium, fonts, PTYs and the home directory', load: async () => (await import('./commands/doctor.js')).run },
+  export: { summary: 'convert a cast: asciicast v2/v3, a self-contained HTML player, or a WebM video', load: async () => (await import('./commands/export.js')).run },
   review: { summary: 'list pending goldens (.new) with their diffs; accept or reject them', load: async () => (await import('./commands/review.js')).run },
   fix: { summary: 'apply the fixes of drift envelopes read from stdin (fix --apply --from-stdin)', load: async () => (await import('./commands/fix.js')).run },
   explain: { summary: 'explain a TDxxxx diagnostic code', load: async () => (await import('./commands/explain.js')).run },

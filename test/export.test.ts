@@ -2,21 +2,15 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { readCast } from '../src/render/asciicast-read.js';
 import { spawnTerminal } from '../src/index.js';
 import { CHROMIUM_ARGS, chromiumPath } from '../src/render/renderer-browser.js';
-import { ROOT, tapedeck, tempDir } from './helpers/cli.js';
+import { ROOT, tapedeck, useTempDirs } from './helpers/cli.js';
 
 const V3 = join(ROOT, 'test/fixtures/casts/v3.cast');
 
-let cleanup: (() => void) | undefined;
-afterEach(() => cleanup?.());
-function temp(): string {
-  const t = tempDir();
-  cleanup = t.cleanup;
-  return t.dir;
-}
+const temp = useTempDirs();
 
 describe('tapedeck export', () => {
   test('v3 → v2 → v3 keeps every event, and the v2 plays in asciinema cat', async () => {

@@ -1,18 +1,12 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
-import { AGENT_SERVER, CLI, EVERYTHING_SERVER, ROOT, run, tapedeck, tempDir } from './helpers/cli.js';
+import { describe, expect, test } from 'vitest';
+import { AGENT_SERVER, CLI, EVERYTHING_SERVER, ROOT, run, tapedeck, useTempDirs } from './helpers/cli.js';
 
 const AGENT_CLIENT = ['node', join(ROOT, 'examples/agent-client.mjs'), join(ROOT, 'examples/agent-requests.ndjson'), '--'];
 const RPC_CLIENT = ['node', join(ROOT, 'examples/jsonrpc-client.mjs')];
 
-let cleanup: (() => void) | undefined;
-afterEach(() => cleanup?.());
-function temp(): string {
-  const t = tempDir();
-  cleanup = t.cleanup;
-  return t.dir;
-}
+const temp = useTempDirs();
 
 function tapeLines(path: string): Array<{ request: string; response: string }> {
   return readFileSync(path, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l));

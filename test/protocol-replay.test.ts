@@ -1,20 +1,14 @@
 import { chmodSync, copyFileSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { replayProtocolTape, Normaliser } from '../src/index.js';
-import { AGENT_SERVER, EVERYTHING_SERVER, ROOT, tapedeck, tempDir } from './helpers/cli.js';
+import { AGENT_SERVER, EVERYTHING_SERVER, ROOT, tapedeck, useTempDirs } from './helpers/cli.js';
 
 const AGENT_GOLDEN = join(ROOT, 'goldens/agent-server.ndjson');
 const MCP_GOLDEN = join(ROOT, 'goldens/mcp-everything.ndjson');
 const RACY = ['node', join(ROOT, 'test/fixtures/racy-server.mjs')];
 
-let cleanup: (() => void) | undefined;
-afterEach(() => cleanup?.());
-function temp(): string {
-  const t = tempDir();
-  cleanup = t.cleanup;
-  return t.dir;
-}
+const temp = useTempDirs();
 
 /** A copy of the example server with one source change: a "changed server" as a real program. */
 function changedAgentServer(dir: string, from: string, to: string): string[] {

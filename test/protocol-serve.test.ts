@@ -1,20 +1,14 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
-import { AGENT_SERVER, CLI, ROOT, run, tapedeck, tempDir } from './helpers/cli.js';
+import { describe, expect, test } from 'vitest';
+import { AGENT_SERVER, CLI, ROOT, run, tapedeck, useTempDirs } from './helpers/cli.js';
 
 const AGENT_GOLDEN = join(ROOT, 'goldens/agent-server.ndjson');
 const MCP_GOLDEN = join(ROOT, 'goldens/mcp-everything.ndjson');
 const AGENT_CLIENT = ['node', join(ROOT, 'examples/agent-client.mjs'), join(ROOT, 'examples/agent-requests.ndjson'), '--'];
 const RPC_CLIENT = ['node', join(ROOT, 'examples/jsonrpc-client.mjs')];
 
-let cleanup: (() => void) | undefined;
-afterEach(() => cleanup?.());
-function temp(): string {
-  const t = tempDir();
-  cleanup = t.cleanup;
-  return t.dir;
-}
+const temp = useTempDirs();
 
 describe('tapedeck serve (stand-in server)', () => {
   test('a real client gets the same conversation from the tape as from the server', async () => {

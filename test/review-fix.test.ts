@@ -1,19 +1,13 @@
 import { copyFileSync, existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { spawnTerminal } from '../src/index.js';
 import { replayProtocolTape } from '../src/replayer/protocol.js';
-import { AGENT_SERVER, CLI, ROOT, run, tapedeck, tempDir } from './helpers/cli.js';
+import { AGENT_SERVER, CLI, ROOT, run, tapedeck, useTempDirs } from './helpers/cli.js';
 
 const AGENT_GOLDEN = join(ROOT, 'goldens/agent-server.ndjson');
 
-let cleanup: (() => void) | undefined;
-afterEach(() => cleanup?.());
-function temp(): string {
-  const t = tempDir();
-  cleanup = t.cleanup;
-  return t.dir;
-}
+const temp = useTempDirs();
 
 /** The example server with two answers changed, as a real program. */
 function changedServer(dir: string): string[] {

@@ -1,3 +1,4 @@
+import { afterEach } from 'vitest';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -46,4 +47,20 @@ export function tapedeck(args: string[], options: Parameters<typeof run>[1] = {}
 export function tempDir(prefix = 'tapedeck-test-'): { dir: string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * Call at the top of a test file: `const temp = useTempDirs();` then
+ * `const dir = temp();` in a test gives a fresh folder removed after the test.
+ */
+export function useTempDirs(): () => string {
+  const made: Array<() => void> = [];
+  afterEach(() => {
+    while (made.length) made.pop()!();
+  });
+  return () => {
+    const t = tempDir();
+    made.push(t.cleanup);
+    return t.dir;
+  };
 }

@@ -22,18 +22,22 @@ const servers = {
 };
 for (const [name, { command, requests }] of Object.entries(servers)) {
   const direct = [];
+  const relayed = [];
   const tapped = [];
   for (let i = 0; i < runs; i++) {
     direct.push((await roundTrips(command, requests)).tripsMs);
+    relayed.push((await roundTrips(['node', join(root, 'bench/support/bare-relay.mjs'), ...command], requests)).tripsMs);
     const tape = join(dir, `tap-${i}.ndjson`);
     tapped.push((await roundTrips(['node', join(root, 'dist/cli/main.js'), 'record', '--out', tape, '--', ...command], requests)).tripsMs);
     rmSync(tape, { force: true });
   }
   const d = median(direct);
+  const r = median(relayed);
   const t = median(tapped);
   console.log(`protocol tap, ${name}, ${n} sequential round trips, median of ${runs}:`);
-  console.log(`  direct   ${((d / n) * 1000).toFixed(1)} us/round trip`);
-  console.log(`  tapped   ${((t / n) * 1000).toFixed(1)} us/round trip`);
-  console.log(`  ratio ${(t / d).toFixed(2)}x (target <= 1.2x)`);
+  console.log(`  direct           ${((d / n) * 1000).toFixed(1)} us/round trip`);
+  console.log(`  bare Node relay  ${((r / n) * 1000).toFixed(1)} us/round trip (${(r / d).toFixed(2)}x: the floor for any process in the path)`);
+  console.log(`  tapedeck tap     ${((t / n) * 1000).toFixed(1)} us/round trip`);
+  console.log(`  ratio ${(t / d).toFixed(2)}x against direct (target <= 1.2x), ${(t / r).toFixed(2)}x against the bare relay`);
 }
 rmSync(dir, { recursive: true, force: true });

@@ -15,6 +15,14 @@ export { replayProtocolTape, type ProtocolReplayOptions, type TapeReplayResult, 
 export { replayProtocolTapes, expandTapes, parseShard, type ReplayRunOptions, type ReplayRunResult } from './replayer/run.js';
 export { serveTape, type ServeOptions, type ServeResult } from './replayer/serve.js';
 export { driftToEnvelope } from './replayer/envelopes.js';
+export { replayTerminal, DEFAULT_STEP_TIMEOUT_MS, type TerminalReplayOptions, type TerminalTapeResult, type TerminalStepResult, type TerminalStepStatus } from './replayer/terminal.js';
+export { planTerminalReplay, type TerminalPlan, type PlannedStep, type TerminalStepKind } from './replayer/terminal-plan.js';
+export { replayTapes, isTerminalTape, type ReplayTapesOptions, type ReplayTapesResult, type AnyTapeResult, type ProtocolTapeResult } from './replayer/replay-tapes.js';
+export { commandForCast, splitCommandLine } from './replayer/terminal-command.js';
+export { describeInput } from './replayer/terminal-describe.js';
+export { recordTerminal, type RecordTerminalOptions, type RecordResult } from './recorder/terminal.js';
+export { recordScript, type ScriptStep, type RecordScriptOptions } from './recorder/terminal-script.js';
+export { parseMaskRect, parseMaskRectFlag, type MaskRect } from './core/mask.js';
 export type { Drift } from './replayer/drift.js';
 export { spawnTerminal, Terminal } from './session/index.js';
 export type { SpawnOptions, TerminalExit, TerminalSnapshot } from './session/index.js';

@@ -1,29 +1,52 @@
-import type { ReplayRunResult } from '../replayer/run.js';
+import type { TapeReplayResult } from '../replayer/protocol.js';
+import type { TerminalTapeResult } from '../replayer/terminal.js';
 
-/** The human drift summary on stderr: tape, line, pair, request, then what differs. */
-export function formatReplayText(run: ReplayRunResult, options: { color?: boolean } = {}): string {
+/** A run of protocol tapes (replayProtocolTapes) or of both kinds (replayTapes). */
+export interface ReplayTextInput {
+  tapes: readonly (TapeReplayResult | TerminalTapeResult)[];
+  driftCount: number;
+  exitCode: number;
+  durationMs: number;
+}
+
+function isTerminal(tape: TapeReplayResult | TerminalTapeResult): tape is TerminalTapeResult {
+  return (tape as TerminalTapeResult).kind === 'terminal';
+}
+
+/** The human drift summary on stderr: tape, line, pair or step, request or step, then what differs. */
+export function formatReplayText(run: ReplayTextInput, options: { color?: boolean } = {}): string {
   const red = (s: string) => (options.color ? `\x1b[31m${s}\x1b[0m` : s);
   const green = (s: string) => (options.color ? `\x1b[32m${s}\x1b[0m` : s);
   const out: string[] = [];
   let pairs = 0;
+  let steps = 0;
   for (const tape of run.tapes) {
-    pairs += tape.pairs.length;
+    const terminal = isTerminal(tape);
+    const units = terminal ? `${tape.steps.length} steps` : `${tape.pairs.length} pairs`;
+    if (terminal) steps += tape.steps.length;
+    else pairs += tape.pairs.length;
     if (tape.drifts.length === 0) {
-      out.push(`${green('ok')}     ${tape.tape} (${tape.pairs.length} pairs, ${Math.round(tape.durationMs)} ms)`);
+      out.push(`${green('ok')}     ${tape.tape} (${units}, ${Math.round(tape.durationMs)} ms)`);
       continue;
     }
-    const state = tape.updatedPairs > 0 ? 'updated' : 'DRIFT';
-    out.push(`${red(state.padEnd(6))} ${tape.tape} (${tape.drifts.length} of ${tape.pairs.length} pairs)`);
+    const updated = terminal ? tape.updated : tape.updatedPairs > 0;
+    const state = updated ? 'updated' : 'DRIFT';
+    const counted = terminal ? `${tape.drifts.length} drift(s) in ${units}` : `${tape.drifts.length} of ${units}`;
+    out.push(`${red(state.padEnd(6))} ${tape.tape} (${counted})`);
     for (const d of tape.drifts) {
-      out.push(`  ${d.tape}:${d.line}: pair ${d.pair}: ${d.title} [${d.code}]`);
-      out.push(`    request: ${clip(d.request, 200)}`);
+      out.push(`  ${d.tape}:${d.line}: ${terminal ? 'step' : 'pair'} ${d.pair}: ${d.title} [${d.code}]`);
+      if (!terminal) out.push(`    request: ${clip(d.request, 200)}`);
       for (const line of d.details) out.push(`    ${line}`);
     }
-    if (tape.updatedPairs > 0) out.push(`  rewrote ${tape.updatedPairs} pair(s) of ${tape.tape} with the live responses`);
+    if (terminal && tape.updated) out.push(`  re-recorded the output of ${tape.tape} from the live run`);
+    if (!terminal && tape.updatedPairs > 0) out.push(`  rewrote ${tape.updatedPairs} pair(s) of ${tape.tape} with the live responses`);
   }
   const tapes = run.tapes.length;
   const drifted = run.tapes.filter((t) => t.drifts.length > 0).length;
-  const summary = `${tapes} tape(s), ${pairs} pair(s), ${run.driftCount} drift(s) in ${drifted} tape(s), ${(run.durationMs / 1000).toFixed(2)} s`;
+  const anyTerminal = run.tapes.some(isTerminal);
+  const anyProtocol = run.tapes.some((t) => !isTerminal(t));
+  const counts = [...(anyProtocol || !anyTerminal ? [`${pairs} pair(s)`] : []), ...(anyTerminal ? [`${steps} step(s)`] : [])].join(', ');
+  const summary = `${tapes} tape(s), ${counts}, ${run.driftCount} drift(s) in ${drifted} tape(s), ${(run.durationMs / 1000).toFixed(2)} s`;
   out.push(run.exitCode === 0 ? green(`tapedeck: ${summary}`) : red(`tapedeck: ${summary}`));
   if (run.exitCode !== 0) out.push('Accept intended changes with --update; details of a code: tapedeck explain TDxxxx');
   return `${out.join('\n')}\n`;

@@ -54,6 +54,54 @@ const catalogue: CodeInfo[] = [
       'that the tape does not hold anywhere. Re-record or `--update` the tape if it is intended.',
   },
   {
+    code: 'TD1101',
+    title: 'screen never matched before an input',
+    explanation:
+      'Terminal replay sends each recorded input once the live screen shows what the recording showed just ' +
+      'before that input (text of the visible screen and the cursor, after masks). The live screen never got ' +
+      'there within --step-timeout-ms (default 5000), so the program now shows something else at this point: ' +
+      'a changed prompt, message, file content or layout. The drift shows the recorded and the live screen as ' +
+      'a unified diff. Unless --bail was given the input was sent anyway and the replay went on, so later ' +
+      'steps may drift as a consequence. Accept an intended change with `tapedeck replay --update`, which ' +
+      're-records the output and keeps the inputs; hide volatile regions (clocks, pids, paths) with --mask ' +
+      'REGEX, --mask-rect ROW,COL,WIDTH[,HEIGHT] or the "mask" key of tapedeck.config.json.',
+  },
+  {
+    code: 'TD1102',
+    title: 'checkpoint screen differs',
+    explanation:
+      'A marker ("m" event) in a terminal tape is a checkpoint: the live screen must equal the screen the ' +
+      'recording showed at that marker, as screen-golden text (with the style layer under --styles), after ' +
+      'masks. It did not within --step-timeout-ms. The drift carries a unified diff of the two screens. ' +
+      'Accept an intended change with `tapedeck replay --update`; mask volatile regions with --mask / --mask-rect.',
+  },
+  {
+    code: 'TD1103',
+    title: 'final screen differs',
+    explanation:
+      'At the end of a terminal tape the live screen must equal the last screen of the recording (after the ' +
+      'program exited, when the tape records an exit). It did not within --step-timeout-ms. The drift carries ' +
+      'a unified diff of the two screens. Accept an intended change with `tapedeck replay --update`.',
+  },
+  {
+    code: 'TD1104',
+    title: 'exit status differs',
+    explanation:
+      'The terminal tape records the exit status of the program (an "x" event) and the live program ended ' +
+      'with another one, or had not ended within --step-timeout-ms after the last recorded step (it was then ' +
+      'stopped). A different exit status after the same inputs is usually a regression; if intended, accept ' +
+      'it with `tapedeck replay --update`.',
+  },
+  {
+    code: 'TD1105',
+    title: 'program exited before the tape ended',
+    explanation:
+      'The live program ended (exit status shown) while recorded inputs were still to be sent, so the rest of ' +
+      'the tape could not be replayed. The drift shows the screen it left. A crash on a recorded input is a ' +
+      'regression; if the program is meant to end here now, re-record the tape (`--update` cannot keep inputs ' +
+      'that were never sent, so it leaves the tape alone).',
+  },
+  {
     code: 'TD2001',
     title: 'malformed tape line',
     explanation:

@@ -5,6 +5,7 @@ import { TapedeckError } from './errors.js';
 import { ExitCode } from './exit-codes.js';
 import { compileRegex, parseFilter, validateJsonPath, type TextFilter } from './normalise.js';
 import { parseBoundary, type Boundary } from './boundary.js';
+import { parseMaskRect, type MaskRect } from './mask.js';
 
 /**
  * tapedeck.config.json: the normalisers and defaults a project declares once
@@ -18,13 +19,15 @@ export interface TapedeckConfig {
   timeoutMs?: number;
   boundary?: Boundary;
   goldens?: string;
+  /** Volatile screen regions for terminal replay: regexes over each line, or cell rectangles. */
+  masks: (RegExp | MaskRect)[];
 }
 
 export const CONFIG_FILE = 'tapedeck.config.json';
 
 export function loadConfig(explicitPath?: string, cwd = process.cwd()): TapedeckConfig {
   const path = explicitPath ? resolve(cwd, explicitPath) : resolve(cwd, CONFIG_FILE);
-  if (!explicitPath && !existsSync(path)) return { ignore: [], filters: [] };
+  if (!explicitPath && !existsSync(path)) return { ignore: [], filters: [], masks: [] };
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -41,8 +44,8 @@ export function loadConfig(explicitPath?: string, cwd = process.cwd()): Tapedeck
   if (errors.length > 0) fail({ offset: errors[0].offset } as JsonNode, `invalid JSON: ${printParseErrorCode(errors[0].error)}`);
   if (!tree || tree.type !== 'object') return fail(tree, 'the config must be a JSON object');
 
-  const config: TapedeckConfig = { path, ignore: [], filters: [] };
-  const known = new Set(['ignore', 'filter', 'timeoutMs', 'boundary', 'goldens']);
+  const config: TapedeckConfig = { path, ignore: [], filters: [], masks: [] };
+  const known = new Set(['ignore', 'filter', 'timeoutMs', 'boundary', 'goldens', 'mask']);
   for (const prop of tree.children ?? []) {
     const key = prop.children?.[0]?.value as string;
     if (!known.has(key)) fail(prop, `unknown key ${JSON.stringify(key)} (known: ${[...known].join(', ')})`);
@@ -95,5 +98,29 @@ export function loadConfig(explicitPath?: string, cwd = process.cwd()): Tapedeck
     if (goldens.type !== 'string') fail(goldens, '"goldens" must be a directory path');
     config.goldens = goldens.value as string;
   }
+  const mask = findNodeAtLocation(tree, ['mask']);
+  if (mask) {
+    if (mask.type !== 'array') fail(mask, '"mask" must be an array of regex strings or {"row","col","width","height"} objects');
+    for (const item of mask.children ?? []) {
+      try {
+        if (item.type === 'string') config.masks.push(compileRegex(item.value as string, '"mask"'));
+        else if (item.type === 'object') config.masks.push(parseMaskRect(objectValue(item), '"mask"'));
+        else fail(item, '"mask" entries must be regex strings or {"row","col","width","height"} objects');
+      } catch (err) {
+        if (err instanceof TapedeckError && err.location) throw err;
+        fail(item, (err as Error).message);
+      }
+    }
+  }
   return config;
+}
+
+/** The plain value of a JSON object node (numbers, strings, booleans). */
+function objectValue(node: JsonNode): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const prop of node.children ?? []) {
+    const [key, value] = prop.children ?? [];
+    if (key && value) out[String(key.value)] = value.value;
+  }
+  return out;
 }

@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeEach, expect } from 'vitest';
 import { toContainText, toHaveCursorAt, toHaveExited, toHaveText, toMatchScreen, type ScreenGoldenMatcherOptions, type TextAssertionOptions } from './terminal.js';
 import { toMatchExchange, toReplayCleanly, type ProtocolMatcherOptions } from './protocol.js';
 import { toMatchScreenshot, type ScreenshotMatcherOptions } from './screenshot.js';
+import type { TerminalReplayMatcherOptions } from './terminal-replay.js';
 import { resetGoldenCounters } from './context.js';
 import { cleanUpTestTerminals, rememberTerminalsBeforeTest } from './cleanup.js';
 import { reportObsoleteGoldens } from './obsolete.js';
@@ -39,7 +40,9 @@ interface TapedeckMatchers {
   /** Waits for a stable screen, renders it in Chromium and compares the PNG with goldens/<test file>/<test name>.png. */
   toMatchScreenshot(options?: ScreenshotMatcherOptions): Promise<void>;
   /** Replays a protocol tape against a fresh server: `expect('tape.ndjson').toReplayCleanly(['node', 'server.js'])`. */
-  toReplayCleanly(command: string[], options?: ProtocolMatcherOptions): Promise<void>;
+  toReplayCleanly(command: string[], options?: ProtocolMatcherOptions | TerminalReplayMatcherOptions): Promise<void>;
+  /** Replays a terminal tape against its recorded command: `expect('goldens/vim.cast').toReplayCleanly()`. */
+  toReplayCleanly(options?: TerminalReplayMatcherOptions): Promise<void>;
   /** Sends requests to a fresh server and compares the responses with a protocol-tape golden. */
   toMatchExchange(requests: string | string[], options?: ProtocolMatcherOptions): Promise<void>;
 }
@@ -49,4 +52,4 @@ declare module 'vitest' {
   interface Matchers<T = any> extends TapedeckMatchers {}
 }
 
-export type { TapedeckMatchers, ScreenGoldenMatcherOptions, TextAssertionOptions, ProtocolMatcherOptions, ScreenshotMatcherOptions };
+export type { TapedeckMatchers, ScreenGoldenMatcherOptions, TextAssertionOptions, ProtocolMatcherOptions, ScreenshotMatcherOptions, TerminalReplayMatcherOptions };

@@ -7,6 +7,7 @@ import { formatPair, readProtocolTape, type ProtocolTape } from '../core/tape.js
 import { replayProtocolTape } from '../replayer/protocol.js';
 import type { Drift } from '../replayer/drift.js';
 import { checkGolden } from './golden-store.js';
+import { replayCastCleanly } from './terminal-replay.js';
 import { nextGoldenPath, updateModeFor, type MatcherStateLike } from './context.js';
 
 interface State extends MatcherStateLike {
@@ -37,7 +38,11 @@ function settings(options: ProtocolMatcherOptions) {
 
 export function formatDrifts(drifts: readonly Drift[]): string {
   return drifts
-    .map((d) => [`${relative(process.cwd(), d.tape)}:${d.line}: pair ${d.pair}: ${d.title} [${d.code}]`, `  request: ${d.request}`, ...d.details.map((l) => `  ${l}`)].join('\n'))
+    .map((d) => {
+      const terminal = d.code.startsWith('TD11');
+      const where = `${relative(process.cwd(), d.tape)}:${d.line}: ${terminal ? 'step' : 'pair'} ${d.pair}: ${d.title} [${d.code}]`;
+      return [where, `  ${terminal ? 'step' : 'request'}: ${d.request}`, ...d.details.map((l) => `  ${l}`)].join('\n');
+    })
     .join('\n\n');
 }
 
@@ -50,14 +55,17 @@ function assertCommand(command: unknown, matcher: string): asserts command is st
 /**
  * `await expect('goldens/agent.ndjson').toReplayCleanly(['node', 'server.js'])`:
  * replays a protocol tape against a fresh server, as `tapedeck replay` does.
- * Under -u (update mode all) drifted pairs are rewritten instead of failing.
+ * `await expect('goldens/vim.cast').toReplayCleanly()`: replays a terminal
+ * tape against its recorded command (or the one given).
+ * Under -u (update mode all) drifted pairs are rewritten, and terminal tapes
+ * re-recorded, instead of failing.
  */
-export async function toReplayCleanly(this: State, received: unknown, command: unknown, options: ProtocolMatcherOptions = {}) {
-  if (typeof received !== 'string') throw new TypeError('toReplayCleanly: expected the path of a protocol tape (.ndjson)');
-  if (/\.cast$/i.test(received)) throw new TypeError('toReplayCleanly: terminal tapes (.cast) cannot be replayed in this version');
+export async function toReplayCleanly(this: State, received: unknown, command?: unknown, options?: unknown) {
+  if (typeof received !== 'string') throw new TypeError('toReplayCleanly: expected the path of a tape (.ndjson or .cast)');
+  if (/\.cast$/i.test(received)) return replayCastCleanly(this, received, command, options);
   assertCommand(command, 'toReplayCleanly');
   const update = updateModeFor(this) === 'all';
-  const result = await replayProtocolTape(received, { command, update, ...settings(options) });
+  const result = await replayProtocolTape(received, { command, update, ...settings((options ?? {}) as ProtocolMatcherOptions) });
   const accepted = update && result.updatedPairs > 0;
   const remaining = accepted ? result.drifts.filter((d) => d.code === 'TD1002' || d.code === 'TD1003') : result.drifts;
   return {

@@ -15,7 +15,9 @@ export function driftToEnvelope(drift: Drift): DiagnosticEnvelope {
     byte_start: drift.byteStart,
     byte_end: drift.byteEnd,
   };
-  const detail = [`pair ${drift.pair}, request: ${drift.request}`, ...drift.details].join('\n');
+  // Terminal drifts (TD11xx) count steps, not request/response pairs.
+  const where = drift.code.startsWith('TD11') ? `step ${drift.pair}: ${drift.request}` : `pair ${drift.pair}, request: ${drift.request}`;
+  const detail = [where, ...drift.details].join('\n');
   return makeEnvelope({
     code: drift.code,
     span,

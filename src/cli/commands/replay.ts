@@ -1,15 +1,27 @@
 import { availableParallelism } from 'node:os';
 import { parseBoundary } from '../../core/boundary.js';
 import { usageError } from '../../core/errors.js';
+import { compileRegex } from '../../core/normalise.js';
+import { parseMaskRectFlag } from '../../core/mask.js';
 import { driftToEnvelope } from '../../replayer/envelopes.js';
-import { parseShard, replayProtocolTapes } from '../../replayer/run.js';
+import { isTerminalTape, replayTapes, type ReplayTapesResult } from '../../replayer/replay-tapes.js';
+import { expandTapes, parseShard, replayProtocolTapes, type ReplayRunResult } from '../../replayer/run.js';
+import { DEFAULT_STEP_TIMEOUT_MS } from '../../replayer/terminal.js';
 import { parseIntOption, parseOptions, splitCommand } from '../args.js';
 import { buildNormaliser, normaliserOptionSpec } from '../normaliser-options.js';
 import { formatReplayText } from '../report-text.js';
 
-const HELP = `usage: tapedeck replay TAPE... [options] -- CMD ARGS...
+const HELP = `usage: tapedeck replay TAPE... [options] [-- CMD ARGS...]
 
-Replays each tape against a fresh CMD and compares every response with the recorded one.
+Replays each tape against a fresh process and reports every difference.
+Protocol tapes (.ndjson, .jsonl): each request is sent to a fresh CMD and every
+response compared with the recorded one. Terminal tapes (.cast): the recorded
+command runs in a fresh PTY of the recorded size; each recorded input is sent
+once the screen shows what the recording showed before it; markers are
+checkpoints; the final screen and exit status are compared.
+CMD is required for protocol tapes. With terminal tapes only, CMD replaces
+their recorded command; in a run mixing both kinds, CMD goes to the protocol
+tapes and terminal tapes use their own.
 Exit 0: no drift; 1: drift; 2: bad input, unreadable tape, or CMD cannot start.
 
 options:
@@ -17,12 +29,22 @@ options:
   --timeout-ms N       a response not complete after N ms is drift (default 10000)
   --ignore JSONPATH    ignore a volatile JSON value on both sides (repeatable)
   --filter RE=REPL     rewrite volatile bytes on both sides before comparing (repeatable)
-  --config FILE        normalisers and defaults (default ./tapedeck.config.json if present)
-  --update             rewrite drifted pairs with the live responses (atomically)
+  --config FILE        normalisers, masks and defaults (default ./tapedeck.config.json if present)
+  --update             protocol: rewrite drifted pairs with the live responses;
+                       terminal: re-record the output from the live run, keeping the
+                       inputs, markers and resizes (atomically)
   --redact-env NAME    redact NAME's value in rewritten responses (repeatable)
   --jobs N             tapes replayed at once (default: number of cores)
   --shard i/n          replay only shard i of n of the sorted tapes
   --json               one seed-001 drift envelope per drift on stdout, then a summary line
+
+terminal tapes:
+  --mask REGEX         hide matches on each screen line on both sides (repeatable)
+  --mask-rect R,C,W[,H]  hide a rectangle of cells (0-based row and column; repeatable)
+  --styles             compare colours and attributes at checkpoints too
+  --step-timeout-ms N  how long a step may wait for its screen (default ${DEFAULT_STEP_TIMEOUT_MS})
+  --bail               stop a tape at its first drift (default: send the input anyway, go on)
+  --realtime           wait the recorded interval before each step
 `;
 
 export async function run(argv: string[]): Promise<number> {
@@ -40,29 +62,74 @@ export async function run(argv: string[]): Promise<number> {
     jobs: { type: 'string' },
     shard: { type: 'string' },
     json: { type: 'boolean', default: false },
+    mask: { type: 'string', multiple: true, default: [] },
+    'mask-rect': { type: 'string', multiple: true, default: [] },
+    styles: { type: 'boolean', default: false },
+    'step-timeout-ms': { type: 'string' },
+    bail: { type: 'boolean', default: false },
+    realtime: { type: 'boolean', default: false },
   });
   if (positionals.length === 0) throw usageError('replay: give at least one tape (paths or globs)');
-  const cast = positionals.find((p) => /\.cast$/i.test(p));
-  if (cast) throw usageError(`replay: ${cast} is a terminal tape; terminal replay is not available in this version (protocol tapes: .ndjson, .jsonl)`);
-  if (command.length === 0) throw usageError('replay: give the server command after --, e.g. tapedeck replay tape.ndjson -- node server.js');
+  const paths = await expandTapes(positionals);
+  const anyTerminal = paths.some(isTerminalTape);
+  if (!anyTerminal && command.length === 0) throw usageError('replay: give the server command after --, e.g. tapedeck replay tape.ndjson -- node server.js');
   const { normaliser, config } = buildNormaliser(values);
-  const result = await replayProtocolTapes(positionals, {
-    command,
+  const protocol = {
     boundary: values.boundary ? parseBoundary(values.boundary) : config.boundary,
     timeoutMs: parseIntOption('timeout-ms', values['timeout-ms'], config.timeoutMs ?? 10_000, 1),
     normaliser,
     update: values.update,
     redactEnv: values['redact-env'],
-    jobs: parseIntOption('jobs', values.jobs, availableParallelism(), 1),
-    shard: values.shard ? parseShard(values.shard) : undefined,
-  });
-  if (values.json) {
-    for (const tape of result.tapes) for (const d of tape.drifts) process.stdout.write(`${JSON.stringify(driftToEnvelope(d))}\n`);
-    const pairs = result.tapes.reduce((n, t) => n + t.pairs.length, 0);
-    process.stdout.write(
-      `${JSON.stringify({ kind: 'summary', tapes: result.tapes.length, pairs, drifts: result.driftCount, updated_pairs: result.tapes.reduce((n, t) => n + t.updatedPairs, 0), exit_code: result.exitCode, duration_ms: Math.round(result.durationMs) })}\n`,
-    );
+  };
+  const jobs = parseIntOption('jobs', values.jobs, availableParallelism(), 1);
+  const shard = values.shard ? parseShard(values.shard) : undefined;
+  const color = process.stderr.isTTY === true && !process.env.NO_COLOR;
+  if (!anyTerminal) {
+    // Protocol tapes only: exactly the protocol run (and its summary line) as before terminal replay existed.
+    const result = await replayProtocolTapes(positionals, { command, ...protocol, jobs, shard });
+    if (values.json) writeJson(result, false);
+    process.stderr.write(formatReplayText(result, { color }));
+    return result.exitCode;
   }
-  process.stderr.write(formatReplayText(result, { color: process.stderr.isTTY === true && !process.env.NO_COLOR }));
+  const result = await replayTapes(paths, {
+    command,
+    protocol,
+    terminal: {
+      mask: [...config.masks, ...values.mask.map((m) => compileRegex(m, '--mask')), ...values['mask-rect'].map(parseMaskRectFlag)],
+      styles: values.styles,
+      stepTimeoutMs: parseIntOption('step-timeout-ms', values['step-timeout-ms'], DEFAULT_STEP_TIMEOUT_MS, 1),
+      bail: values.bail,
+      realtime: values.realtime,
+      update: values.update,
+    },
+    jobs,
+    shard,
+  });
+  if (values.json) writeJson(result, true);
+  process.stderr.write(formatReplayText(result, { color }));
   return result.exitCode;
+}
+
+/** One envelope per drift, then a summary line (with terminal counts when terminal tapes ran). */
+function writeJson(result: ReplayRunResult | ReplayTapesResult, mixed: boolean): void {
+  const out: string[] = [];
+  for (const tape of result.tapes) for (const d of tape.drifts) out.push(JSON.stringify(driftToEnvelope(d)));
+  let pairs = 0;
+  let steps = 0;
+  let updatedPairs = 0;
+  let updatedTapes = 0;
+  for (const tape of result.tapes) {
+    if ('steps' in tape) {
+      steps += tape.steps.length;
+      if (tape.updated) updatedTapes += 1;
+    } else {
+      pairs += tape.pairs.length;
+      updatedPairs += tape.updatedPairs;
+    }
+  }
+  const summary: Record<string, unknown> = { kind: 'summary', tapes: result.tapes.length, pairs, drifts: result.driftCount, updated_pairs: updatedPairs };
+  if (mixed) Object.assign(summary, { steps, updated_tapes: updatedTapes });
+  Object.assign(summary, { exit_code: result.exitCode, duration_ms: Math.round(result.durationMs) });
+  out.push(JSON.stringify(summary));
+  process.stdout.write(`${out.join('\n')}\n`);
 }

@@ -1,0 +1,48 @@
+import { loadConfig } from '../core/config.js';
+import { compileRegex } from '../core/normalise.js';
+import type { ScreenMask } from '../render/golden-text.js';
+import { replayTerminal, type TerminalReplayOptions } from '../replayer/terminal.js';
+import { updateModeFor, type MatcherStateLike } from './context.js';
+import { formatDrifts } from './protocol.js';
+
+export interface TerminalReplayMatcherOptions {
+  /** Masks added to tapedeck.config.json's: RegExps (or regex strings) per line, or cell rectangles. */
+  mask?: readonly (ScreenMask | string)[];
+  styles?: boolean;
+  stepTimeoutMs?: number;
+  /** Stop at the first drift. */
+  bail?: boolean;
+  realtime?: boolean;
+  env?: Record<string, string | undefined>;
+  cwd?: string;
+}
+
+function isCommand(value: unknown): value is string[] {
+  return Array.isArray(value) && value.length > 0 && value.every((c) => typeof c === 'string');
+}
+
+/**
+ * toReplayCleanly for terminal tapes (.cast): `expect(cast).toReplayCleanly()`,
+ * `.toReplayCleanly(options)` or `.toReplayCleanly(['vim', '-u', 'NONE'], options)`.
+ * The same replay as `tapedeck replay`; under -u the tape is re-recorded.
+ */
+export async function replayCastCleanly(ctx: MatcherStateLike, cast: string, commandOrOptions?: unknown, maybeOptions?: unknown) {
+  const command = isCommand(commandOrOptions) ? commandOrOptions : undefined;
+  if (commandOrOptions !== undefined && !command && (typeof commandOrOptions !== 'object' || commandOrOptions === null || Array.isArray(commandOrOptions))) {
+    throw new TypeError('toReplayCleanly: for a .cast, give an optional command as an array of strings and/or an options object');
+  }
+  const options = ((command ? maybeOptions : commandOrOptions) ?? {}) as TerminalReplayMatcherOptions;
+  const config = loadConfig(undefined, options.cwd);
+  const mask: ScreenMask[] = [...config.masks, ...(options.mask ?? []).map((m) => (typeof m === 'string' ? compileRegex(m, 'mask') : m))];
+  const update = updateModeFor(ctx) === 'all';
+  const replayOptions: TerminalReplayOptions = { command, mask, styles: options.styles, stepTimeoutMs: options.stepTimeoutMs, bail: options.bail, realtime: options.realtime, env: options.env, cwd: options.cwd, update };
+  const result = await replayTerminal(cast, replayOptions);
+  const remaining = result.updated ? [] : result.drifts;
+  return {
+    pass: remaining.length === 0,
+    message: () =>
+      remaining.length === 0
+        ? `expected ${cast} to drift, but all ${result.steps.length} steps replayed cleanly`
+        : `${cast}: ${remaining.length} drift(s) in ${result.steps.length} steps\n\n${formatDrifts(remaining)}\n\nAccept intended changes with vitest -u (or tapedeck replay --update).`,
+  };
+}

@@ -1,0 +1,88 @@
+import { availableParallelism } from 'node:os';
+import { usageError } from '../core/errors.js';
+import { readProtocolTape, type ProtocolTape } from '../core/tape.js';
+import { replayProtocolTape, type ProtocolReplayOptions, type TapeReplayResult } from './protocol.js';
+import { expandTapes, selectShard, type Shard } from './run.js';
+import { replayTerminal, type TerminalReplayOptions, type TerminalTapeResult } from './terminal.js';
+import { planTerminalReplay, type TerminalPlan } from './terminal-plan.js';
+
+/**
+ * One run over protocol and terminal tapes together, as `tapedeck replay`
+ * does it: every tape is read and validated first (a malformed tape or a
+ * terminal tape without a command is exit 2 before anything starts), then
+ * the tapes run a few at a time, each against its own fresh process.
+ */
+export type ProtocolTapeResult = TapeReplayResult & { kind: 'protocol' };
+
+/** What a report reads, whatever the kind: `tape`, `kind`, `drifts`, `durationMs`, plus pairs or steps. */
+export type AnyTapeResult = ProtocolTapeResult | TerminalTapeResult;
+
+export interface ReplayTapesOptions {
+  /**
+   * CMD after `--`. Protocol tapes need it. Terminal tapes use their recorded
+   * command, unless the run (all shards) has only terminal tapes: then CMD overrides it.
+   */
+  command?: readonly string[];
+  protocol?: Omit<ProtocolReplayOptions, 'command'>;
+  terminal?: Omit<TerminalReplayOptions, 'command'>;
+  jobs?: number;
+  shard?: Shard;
+}
+
+export interface ReplayTapesResult {
+  tapes: AnyTapeResult[];
+  driftCount: number;
+  /** 0 when nothing drifted (or every drift was accepted by update), 1 otherwise. */
+  exitCode: 0 | 1;
+  durationMs: number;
+}
+
+export function isTerminalTape(path: string): boolean {
+  return /\.cast$/i.test(path);
+}
+
+type Prepared = { kind: 'protocol'; tape: ProtocolTape } | { kind: 'terminal'; plan: TerminalPlan };
+
+export async function replayTapes(patterns: readonly string[], options: ReplayTapesOptions): Promise<ReplayTapesResult> {
+  const started = performance.now();
+  const all = await expandTapes(patterns);
+  // Decided on the whole list, so every shard of one command line gives CMD the same meaning.
+  const hasProtocol = all.some((p) => !isTerminalTape(p));
+  const paths = selectShard(all, options.shard);
+  const command = options.command && options.command.length > 0 ? options.command : undefined;
+  if (paths.some((p) => !isTerminalTape(p)) && !command) throw usageError('replay: protocol tapes need the server command after --, e.g. tapedeck replay tape.ndjson -- node server.js');
+  const terminalCommand = hasProtocol ? undefined : command;
+  const prepared: Prepared[] = [];
+  for (const path of paths) {
+    if (isTerminalTape(path)) prepared.push({ kind: 'terminal', plan: await planTerminalReplay(path, { ...options.terminal, command: terminalCommand }) });
+    else prepared.push({ kind: 'protocol', tape: await readProtocolTape(path) });
+  }
+  const results = await runPool<Prepared, AnyTapeResult>(prepared, options.jobs ?? availableParallelism(), (item) =>
+    item.kind === 'terminal'
+      ? replayTerminal(item.plan, options.terminal)
+      : replayProtocolTape(item.tape, { ...options.protocol, command: command! }).then((r): ProtocolTapeResult => ({ ...r, kind: 'protocol' })),
+  );
+  const driftCount = results.reduce((n, r) => n + r.drifts.length, 0);
+  const unaccepted = results.reduce((n, r) => n + unacceptedDrifts(r), 0);
+  return { tapes: results, driftCount, exitCode: unaccepted > 0 ? 1 : 0, durationMs: performance.now() - started };
+}
+
+/** Drifts an update did not accept: a timeout or a crash is never an answer to accept. */
+export function unacceptedDrifts(result: AnyTapeResult): number {
+  if (result.kind === 'terminal') return result.updated ? 0 : result.drifts.length;
+  return result.updatedPairs > 0 ? result.drifts.filter((d) => d.code === 'TD1002' || d.code === 'TD1003').length : result.drifts.length;
+}
+
+/** Runs `work` over `items` with at most `jobs` at once, keeping the results in order. */
+export async function runPool<T, R>(items: readonly T[], jobs: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await work(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(Math.max(1, jobs), items.length) }, worker));
+  return results;
+}

@@ -1,0 +1,276 @@
+import { rmSync } from 'node:fs';
+import { TapedeckError } from '../core/errors.js';
+import type { ScreenMask } from '../render/golden-text.js';
+import type { TerminalEvent } from '../session/events.js';
+import { spawnTerminal, type Terminal, type TerminalExit } from '../session/terminal.js';
+import type { Drift } from './drift.js';
+import { screenDrift, terminalDrift } from './terminal-drift.js';
+import { planTerminalReplay, type PlannedStep, type TerminalPlan, type TerminalStepKind } from './terminal-plan.js';
+import { checkpointKey, syncKey } from './terminal-screen.js';
+import { castFromLive, rewriteCastFromLive } from './terminal-update.js';
+import { exitWithin, waitForScreenKey, type ScreenWaitOutcome } from './terminal-wait.js';
+
+export interface TerminalReplayOptions {
+  /** Program and arguments; default the tape's recorded argv (or its command line, split without a shell). */
+  command?: readonly string[];
+  /** Volatile regions, hidden on both sides: regexes over each line, or cell rectangles. */
+  mask?: readonly ScreenMask[];
+  /** Compare the style layer at checkpoints (markers, end of tape) too. */
+  styles?: boolean;
+  /** How long one step may wait for its screen (default 5000). */
+  stepTimeoutMs?: number;
+  /** Stop at the first drift (default: send the input anyway and go on). Ignored with `update`. */
+  bail?: boolean;
+  /** Sleep the recorded interval before each step, for programs that need the pauses. */
+  realtime?: boolean;
+  /** Rewrite the tape's output from the live run when it drifted (atomically). */
+  update?: boolean;
+  /** Without update: leave the re-recorded tape beside it as `<tape>.new`, for `tapedeck review`. */
+  writePending?: boolean;
+  /** Merged over the recorded environment (`undefined` removes a variable). */
+  env?: Record<string, string | undefined>;
+  cwd?: string;
+}
+
+export type TerminalStepStatus = 'ok' | 'drifted' | 'not-run';
+
+export interface TerminalStepResult {
+  step: number;
+  kind: TerminalStepKind;
+  description: string;
+  /** Cast line of the event. */
+  line: number;
+  status: TerminalStepStatus;
+  /** Recorded screen (screen-golden text after masks; with styles at checkpoints under `styles`). */
+  expected: string;
+  /** Live screen in the same form (absent for steps not run). */
+  actual?: string;
+  /** Time spent waiting for the screen. */
+  waitedMs: number;
+}
+
+export interface TerminalTapeResult {
+  kind: 'terminal';
+  tape: string;
+  command: string[];
+  steps: TerminalStepResult[];
+  drifts: Drift[];
+  /** The tape was rewritten from the live run (--update). */
+  updated: boolean;
+  /** The candidate tape written beside it (writePending), when there was drift to accept. */
+  pendingPath?: string;
+  /** The live run as a cast (same header, the tape's inputs, the live output), for reports; only when it drifted. */
+  liveCast?: string;
+  exit?: { recorded?: number; live?: TerminalExit };
+  /** Spawn until the first step could go (program start-up). */
+  startupMs: number;
+  durationMs: number;
+  /** Length of the recording. */
+  recordedMs: number;
+}
+
+export const DEFAULT_STEP_TIMEOUT_MS = 5000;
+/** After a drift, later steps stop waiting once the screen sat still this long (see ScreenWaitOptions). */
+const GIVE_UP_AFTER_DRIFT_MS = 500;
+
+/** Variables a tape must not set for the replayed program: they inject code into it. */
+const UNSAFE_RECORDED_ENV = /^(LD_|DYLD_)|^(BASH_ENV|ENV|PROMPT_COMMAND|NODE_OPTIONS|PYTHONSTARTUP|PERL5OPT)$/;
+
+/**
+ * Replays a terminal tape against a fresh PTY of the recorded size: each
+ * recorded input is sent once the live screen shows what the recording
+ * showed just before it (never after a recorded delay, unless `realtime`),
+ * resizes are replayed, markers are checkpoints, and the end state (final
+ * screen, exit status) is compared.
+ */
+export async function replayTerminal(castOrPlan: string | TerminalPlan, options: TerminalReplayOptions = {}): Promise<TerminalTapeResult> {
+  const plan = typeof castOrPlan === 'string' ? await planTerminalReplay(castOrPlan, options) : castOrPlan;
+  return new TerminalReplay(plan, options).run();
+}
+
+class TerminalReplay {
+  private readonly timeoutMs: number;
+  private readonly drifts: Drift[] = [];
+  private readonly steps: TerminalStepResult[] = [];
+  /** Live event seq → recorded time of the step it carried out (for --update). */
+  private readonly stepTimes = new Map<number, number>();
+  private stopped = false;
+  private terminal!: Terminal;
+  private started = 0;
+  private startupMs = -1;
+  private lastStepAt = 0;
+  private lastStepRecorded = 0;
+
+  constructor(private readonly plan: TerminalPlan, private readonly options: TerminalReplayOptions) {
+    this.timeoutMs = options.stepTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS;
+  }
+
+  async run(): Promise<TerminalTapeResult> {
+    const { plan } = this;
+    this.started = performance.now();
+    this.lastStepAt = this.started;
+    this.terminal = this.spawn();
+    let live: TerminalEvent[] = [];
+    let liveExit: TerminalExit | undefined;
+    try {
+      for (const step of plan.steps) {
+        if (this.stopped) this.record(step, 'not-run', undefined, 0);
+        else if (step.kind === 'end') liveExit = await this.end(step);
+        else if (step.kind === 'marker') await this.marker(step);
+        else await this.act(step);
+      }
+      // Snapshot the log before stopping the program: our kill is not part of the run.
+      live = [...this.terminal.events.events];
+    } finally {
+      await this.terminal.dispose();
+    }
+    let updated = false;
+    let pendingPath: string | undefined;
+    // A run that ended early never sent the rest of the inputs: there is nothing complete to accept.
+    const acceptable = this.drifts.length > 0 && !this.drifts.some((d) => d.code === 'TD1105');
+    if (acceptable && this.options.update) {
+      rewriteCastFromLive(plan, live, this.stepTimes);
+      updated = true;
+    } else if (acceptable && this.options.writePending) {
+      pendingPath = `${plan.path}.new`;
+      rewriteCastFromLive(plan, live, this.stepTimes, pendingPath);
+    } else if (this.options.writePending && this.drifts.length === 0) {
+      rmSync(`${plan.path}.new`, { force: true }); // a clean replay makes an old candidate stale
+    }
+    const durationMs = performance.now() - this.started;
+    return {
+      kind: 'terminal',
+      tape: plan.path,
+      command: plan.command,
+      steps: this.steps,
+      drifts: this.drifts,
+      updated,
+      ...(pendingPath ? { pendingPath } : {}),
+      ...(this.drifts.length > 0 ? { liveCast: castFromLive(plan, live, this.stepTimes) } : {}),
+      exit: { recorded: plan.recordedExit, live: liveExit },
+      startupMs: this.startupMs < 0 ? durationMs : this.startupMs,
+      durationMs,
+      recordedMs: plan.durationSeconds * 1000,
+    };
+  }
+
+  private spawn(): Terminal {
+    const { header, command } = this.plan;
+    const recorded = Object.fromEntries(Object.entries(header.env ?? {}).filter(([name]) => !UNSAFE_RECORDED_ENV.test(name)));
+    try {
+      return spawnTerminal(command[0], command.slice(1), {
+        rows: header.rows,
+        cols: header.cols,
+        term: header.termType,
+        env: { ...recorded, ...this.options.env },
+        cwd: this.options.cwd,
+      });
+    } catch (err) {
+      if (err instanceof TapedeckError && !err.location) {
+        throw new TapedeckError(err.code, err.message, { exitCode: err.exitCode, location: { file: this.plan.path }, details: err.details, cause: err });
+      }
+      throw err;
+    }
+  }
+
+  private record(step: PlannedStep, status: TerminalStepStatus, actual: string | undefined, waitedMs: number): void {
+    this.steps.push({ step: step.step, kind: step.kind, description: step.description, line: step.at.line, status, expected: step.expected, actual, waitedMs });
+  }
+
+  private drift(d: Drift): void {
+    this.drifts.push(d);
+    // An update needs the whole run (every input sent), so it replays to the end whatever bail says.
+    if (this.options.bail && !this.options.update) this.stopped = true;
+  }
+
+  private wait(accepted: readonly string[], keyOf: () => string, timeoutMs = this.timeoutMs): Promise<ScreenWaitOutcome> {
+    return waitForScreenKey(this.terminal, keyOf, accepted, {
+      timeoutMs,
+      giveUpWhenStableMs: this.drifts.length > 0 ? GIVE_UP_AFTER_DRIFT_MS : undefined,
+    });
+  }
+
+  private syncKeyNow = () => syncKey(this.terminal.screen, this.plan.compare);
+  private checkpointKeyNow = () => checkpointKey(this.terminal.screen, this.plan.compare);
+
+  private exitedEarly(step: PlannedStep, screen: string): void {
+    const exit = this.terminal.exitSignal ? `signal ${this.terminal.exitSignal}` : `exit ${this.terminal.exitCode}`;
+    const left = this.plan.steps.length - step.step;
+    this.drifts.push(
+      screenDrift(this.plan, step, 'TD1105', `program exited (${exit}) before ${step.description}`, screen, [`${left} later step(s) not replayed; the screen it left:`]),
+    );
+    this.stopped = true;
+    this.record(step, 'drifted', screen, 0);
+  }
+
+  /** An input or a resize: wait for the recorded screen, then carry it out. */
+  private async act(step: PlannedStep): Promise<void> {
+    let outcome: ScreenWaitOutcome | undefined;
+    if (step.sync) {
+      outcome = await this.wait(step.accepted, this.syncKeyNow);
+      if (this.startupMs < 0) this.startupMs = performance.now() - this.started;
+      if (!outcome.matched) {
+        if (outcome.exited) return this.exitedEarly(step, outcome.key);
+        this.drift(screenDrift(this.plan, step, 'TD1101', `screen never matched the recording before ${step.description}`, outcome.key, [`waited ${Math.round(outcome.waitedMs)} ms`]));
+        this.record(step, 'drifted', outcome.key, outcome.waitedMs);
+        if (this.stopped) return;
+      }
+    }
+    if (!this.terminal.running) {
+      await this.terminal.screen.flush();
+      return this.exitedEarly(step, this.syncKeyNow());
+    }
+    if (this.options.realtime) await this.sleepRecordedInterval(step);
+    if (!this.terminal.running) return this.exitedEarly(step, this.syncKeyNow());
+    // A step sent without waiting (no output since the last one) shows the screen it went out on.
+    const sentOn = outcome?.key ?? this.syncKeyNow();
+    const seq = step.input ? this.terminal.write(step.input).seq : this.terminal.resize(step.size!.rows, step.size!.cols).seq;
+    this.stepDone(step, seq);
+    if (!outcome || outcome.matched) this.record(step, 'ok', sentOn, outcome?.waitedMs ?? 0);
+  }
+
+  /** A marker: a checkpoint where the live screen must equal the recorded one. */
+  private async marker(step: PlannedStep): Promise<void> {
+    const outcome = await this.wait(step.accepted, this.checkpointKeyNow);
+    if (this.startupMs < 0) this.startupMs = performance.now() - this.started;
+    if (this.options.realtime) await this.sleepRecordedInterval(step);
+    this.stepDone(step, this.terminal.marker(step.marker!).seq);
+    if (outcome.matched) return this.record(step, 'ok', outcome.key, outcome.waitedMs);
+    this.record(step, 'drifted', outcome.key, outcome.waitedMs);
+    this.drift(screenDrift(this.plan, step, 'TD1102', `checkpoint ${step.description}: screen differs`, outcome.key, [`waited ${Math.round(outcome.waitedMs)} ms`]));
+  }
+
+  /** The end of the tape: exit status (when recorded) and the final screen. */
+  private async end(step: PlannedStep): Promise<TerminalExit | undefined> {
+    const recorded = this.plan.recordedExit;
+    let exit: TerminalExit | undefined;
+    let exitDrift: Drift | undefined;
+    if (recorded !== undefined) {
+      exit = await exitWithin(this.terminal.exited, this.timeoutMs);
+      const live = exit ? (exit.signal ? `signal ${exit.signal}` : `exit ${exit.exitCode}`) : `still running after ${this.timeoutMs} ms`;
+      if (!exit || exit.signal || exit.exitCode !== recorded) {
+        exitDrift = terminalDrift(this.plan, step, 'TD1104', `exit status differs: recorded exit ${recorded}, live ${live}`, [`recorded: exit ${recorded}`, `live: ${live}`], `exit ${recorded}`, live);
+      }
+    }
+    // Once the program ended its screen is final; otherwise give it the step timeout to get there.
+    const outcome = await this.wait(step.accepted, this.checkpointKeyNow, recorded !== undefined ? 0 : this.timeoutMs);
+    if (this.startupMs < 0) this.startupMs = performance.now() - this.started;
+    if (!outcome.matched) this.drifts.push(screenDrift(this.plan, step, 'TD1103', 'final screen differs', outcome.key));
+    if (exitDrift) this.drifts.push(exitDrift);
+    this.record(step, outcome.matched && !exitDrift ? 'ok' : 'drifted', outcome.key, outcome.waitedMs);
+    return exit ?? (this.terminal.running ? undefined : { exitCode: this.terminal.exitCode ?? 0, signal: this.terminal.exitSignal });
+  }
+
+  private stepDone(step: PlannedStep, seq: number): void {
+    this.stepTimes.set(seq, step.time);
+    this.lastStepAt = performance.now();
+    this.lastStepRecorded = step.time;
+  }
+
+  /** --realtime: at least the recorded interval since the previous step. */
+  private async sleepRecordedInterval(step: PlannedStep): Promise<void> {
+    const due = this.lastStepAt + (step.time - this.lastStepRecorded) * 1000 - performance.now();
+    if (due > 0) await new Promise((resolve) => setTimeout(resolve, due));
+  }
+}
+

@@ -47,16 +47,18 @@ describe('tapedeck replay with terminal tapes', () => {
 
   it('a changed program drifts with exit 1, the step, the cast line, a screen diff and a seed-001 envelope', async () => {
     const otherPrompt = ['env', 'PS1=other> ', 'HISTFILE=', 'bash', '--norc', '--noprofile'];
-    const run = await tapedeck(['replay', GOLDENS[0], '--bail', '--step-timeout-ms', '500', '--json', '--', ...otherPrompt]);
+    // In a scratch copy: a drifted replay leaves <tape>.new beside the tape.
+    const project = scratchProject('changed-program');
+    const run = await tapedeck(['replay', GOLDENS[0], '--bail', '--step-timeout-ms', '500', '--json', '--', ...otherPrompt], { cwd: project });
     expect(run.code).toBe(1);
-    const { events } = await readCast(join(ROOT, GOLDENS[0]));
+    const { events } = await readCast(join(project, GOLDENS[0]));
     const line = events.find((e) => e.code === 'i')!.line;
     expect(run.stderr).toContain(`DRIFT  ${GOLDENS[0]} (1 drift(s) in 4 steps)`);
     expect(run.stderr).toContain(`${GOLDENS[0]}:${line}: step 1: screen never matched the recording before input "echo hello\\r" ("echo hello", Enter) [TD1101]`);
     expect(run.stderr).toMatch(/^ {4}-demo\$ +│$/m);
     expect(run.stderr).toMatch(/^ {4}\+other> +│$/m);
     const [envelope, summary] = run.stdout.trim().split('\n').map((l) => JSON.parse(l));
-    const text = readFileSync(join(ROOT, GOLDENS[0]), 'utf8');
+    const text = readFileSync(join(project, GOLDENS[0]), 'utf8');
     const byteStart = Buffer.byteLength(text.split('\n').slice(0, line - 1).join('\n')) + 1;
     expect(envelope).toMatchObject({
       schema_version: '1.0',

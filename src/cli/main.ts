@@ -12,6 +12,7 @@ type Command = (argv: string[]) => Promise<number>;
 const commands: Record<string, { summary: string; load: () => Promise<Command> }> = {
   record: { summary: 'record a protocol tape (.ndjson) or a terminal tape (.cast)', load: async () => (await import('./commands/record.js')).run },
   replay: { summary: 'replay tapes against a fresh process and report drift', load: async () => (await import('./commands/replay.js')).run },
+  report: { summary: 'replay tapes and write a self-contained HTML report of the run', load: async () => (await import('./commands/report.js')).run },
   serve: { summary: 'answer a client from a protocol tape (a stand-in server)', load: async () => (await import('./commands/serve.js')).run },
   snapshot: { summary: 'print the screen of a terminal tape at a marker or time', load: async () => (await import('./commands/snapshot.js')).run },
   screenshot: { summary: 'render the screen of a terminal tape to a PNG', load: async () => (await import('./commands/screenshot.js')).run },

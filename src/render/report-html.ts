@@ -34,6 +34,13 @@ export interface ReportTape {
   screenshots?: ReportScreenshot[];
 }
 
+interface PlayerSpec {
+  id: string;
+  cast: string;
+  markers: Array<[number, string]>;
+  poster?: string;
+}
+
 export interface ReportRun {
   title?: string;
   startedAt: Date;
@@ -59,13 +66,13 @@ ul.paths { margin: 4px 0; padding-left: 20px; } ul.paths code { background: #fef
 .shots { display: grid; grid-template-columns: repeat(3, max-content); gap: 12px; } .shots img { display: block; border: 1px solid var(--line); max-width: 420px; }
 .compare { position: relative; display: inline-block; } .compare img { display: block; max-width: 640px; }
 .compare .over { position: absolute; inset: 0; overflow: hidden; } .compare .over img { max-width: none; }
-.player { max-width: 720px; margin: 6px 0 12px; }
+.player { margin: 6px 0 12px; }
 `;
 
 export function renderHtmlReport(run: ReportRun): string {
   const { js, css } = playerAssets();
   const drifted = run.tapes.filter((t) => t.drifts.length > 0);
-  const players: Array<{ id: string; cast: string; markers: Array<[number, string]> }> = [];
+  const players: PlayerSpec[] = [];
   const body = [
     `<header><h1>${escapeHtml(run.title ?? 'tapedeck replay report')}</h1>`,
     `<div class="summary"><span><b>${run.tapes.length}</b> tape(s)</span><span class="ok"><b>${run.tapes.length - drifted.length}</b> passed</span>`,
@@ -86,7 +93,7 @@ ${body}
 window.tapedeckPlayers = {};
 for (const p of ${scriptJson(players)}) {
   const el = document.getElementById(p.id);
-  window.tapedeckPlayers[p.id] = AsciinemaPlayer.create({ data: p.cast }, el, { markers: p.markers, fit: 'width', idleTimeLimit: 1 });
+  window.tapedeckPlayers[p.id] = AsciinemaPlayer.create({ data: p.cast }, el, { markers: p.markers, fit: 'width', idleTimeLimit: 1, poster: p.poster });
 }
 for (const input of document.querySelectorAll('input[data-slider]')) {
   const over = document.getElementById(input.dataset.slider);
@@ -111,19 +118,24 @@ function tapeTable(tapes: ReportTape[]): string {
   return `<table class="tapes"><thead><tr><th>tape</th><th>kind</th><th>${'pairs/steps'}</th><th>result</th><th>time</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
-function tapeSection(tape: ReportTape, index: number, players: Array<{ id: string; cast: string; markers: Array<[number, string]> }>): string {
+function tapeSection(tape: ReportTape, index: number, players: PlayerSpec[]): string {
   if (tape.drifts.length === 0 && !tape.recordedCast) return '';
   const parts = [`<section class="tape" id="tape-${index}"><h2>${escapeHtml(tape.tape)} <span class="${tape.drifts.length ? 'drift' : 'ok'}">${tape.drifts.length ? `${tape.drifts.length} drift(s)` : 'passed'}</span></h2>`];
   if (tape.kind === 'terminal') {
+    const cells: string[] = [];
     for (const [which, cast, markers] of [
       ['recorded', tape.recordedCast, tape.recordedMarkers],
       ['replayed', tape.replayedCast, tape.replayedMarkers],
     ] as const) {
       if (!cast) continue;
       const id = `player-${index}-${which}`;
-      players.push({ id, cast, markers: [...(markers ?? [])] });
-      parts.push(`<h3>${which} session</h3><div class="player" id="${id}" data-player="${which}"></div>`);
+      // The poster shows the first drift (or the first checkpoint), where a reviewer wants to look.
+      const list = [...(markers ?? [])];
+      const focus = list.find(([, label]) => label.startsWith('drift')) ?? list[0];
+      players.push({ id, cast, markers: list, poster: focus ? `npt:${focus[0]}` : undefined });
+      cells.push(`<div><h3>${which} session</h3><div class="player" id="${id}" data-player="${which}"></div></div>`);
     }
+    if (cells.length) parts.push(`<div class="side">${cells.join('')}</div>`);
   }
   tape.drifts.forEach((d, i) => parts.push(driftArticle(tape, d, `${index}-${i}`)));
   tape.screenshots?.forEach((s, i) => parts.push(screenshotBlock(s, `${index}-s${i}`)));
@@ -141,7 +153,9 @@ function driftArticle(tape: ReportTape, d: Drift, id: string): string {
     `<div>${tape.kind === 'protocol' ? 'request' : 'step'}: <code>${escapeHtml(d.request)}</code></div>`,
   ];
   if (paths.length) out.push(`<ul class="paths">${paths.map((p) => `<li><code>${escapeHtml(p)}</code></li>`).join('')}</ul>`);
-  if (rest.length && !(d.actual !== undefined && rest.every((l) => /^[-+ @]/.test(l)))) out.push(`<pre>${escapeHtml(rest.join('\n'))}</pre>`);
+  // With both sides shown below, the unified diff lines would only repeat them.
+  const notes = d.actual !== undefined ? rest.filter((l) => !/^([-+ @]|\\ No newline)/.test(l)) : rest;
+  if (notes.length) out.push(`<pre>${escapeHtml(notes.join('\n'))}</pre>`);
   if (d.actual !== undefined) {
     const [left, right] = sideBySide(prettyFor(tape.kind, d.expected), prettyFor(tape.kind, d.actual));
     out.push(`<div class="side"><div><h3>expected (tape)</h3><pre class="expected">${left}</pre></div><div><h3>actual (live)</h3><pre class="actual">${right}</pre></div></div>`);

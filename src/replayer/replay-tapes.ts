@@ -27,6 +27,8 @@ export interface ReplayTapesOptions {
   terminal?: Omit<TerminalReplayOptions, 'command'>;
   jobs?: number;
   shard?: Shard;
+  /** Called as each tape finishes (for progress displays). */
+  onTapeDone?: (result: AnyTapeResult, done: number, total: number) => void;
 }
 
 export interface ReplayTapesResult {
@@ -57,11 +59,15 @@ export async function replayTapes(patterns: readonly string[], options: ReplayTa
     if (isTerminalTape(path)) prepared.push({ kind: 'terminal', plan: await planTerminalReplay(path, { ...options.terminal, command: terminalCommand }) });
     else prepared.push({ kind: 'protocol', tape: await readProtocolTape(path) });
   }
-  const results = await runPool<Prepared, AnyTapeResult>(prepared, options.jobs ?? availableParallelism(), (item) =>
-    item.kind === 'terminal'
-      ? replayTerminal(item.plan, options.terminal)
-      : replayProtocolTape(item.tape, { ...options.protocol, command: command! }).then((r): ProtocolTapeResult => ({ ...r, kind: 'protocol' })),
-  );
+  let done = 0;
+  const results = await runPool<Prepared, AnyTapeResult>(prepared, options.jobs ?? availableParallelism(), async (item) => {
+    const result: AnyTapeResult =
+      item.kind === 'terminal'
+        ? await replayTerminal(item.plan, options.terminal)
+        : { ...(await replayProtocolTape(item.tape, { ...options.protocol, command: command! })), kind: 'protocol' };
+    options.onTapeDone?.(result, ++done, prepared.length);
+    return result;
+  });
   const driftCount = results.reduce((n, r) => n + r.drifts.length, 0);
   const unaccepted = results.reduce((n, r) => n + unacceptedDrifts(r), 0);
   return { tapes: results, driftCount, exitCode: unaccepted > 0 ? 1 : 0, durationMs: performance.now() - started };
@@ -85,4 +91,18 @@ export async function runPool<T, R>(items: readonly T[], jobs: number, work: (it
   };
   await Promise.all(Array.from({ length: Math.min(Math.max(1, jobs), items.length) }, worker));
   return results;
+}
+
+export interface ReplayRunOptions extends ProtocolReplayOptions {
+  jobs?: number;
+  shard?: Shard;
+}
+
+/** Protocol tapes only, each against its own fresh server: replayTapes with one kind. */
+export async function replayProtocolTapes(patterns: readonly string[], options: ReplayRunOptions): Promise<ReplayTapesResult> {
+  const { jobs, shard, command, ...protocol } = options;
+  const paths = await expandTapes(patterns);
+  const terminal = paths.find((p) => /\.cast$/i.test(p));
+  if (terminal) throw usageError(`${terminal} is a terminal tape; use replayTapes for a mix of kinds`);
+  return replayTapes(paths, { command, protocol, jobs, shard });
 }

@@ -5,7 +5,14 @@ import { compileRegex } from '../../core/normalise.js';
 import { parseMaskRectFlag } from '../../core/mask.js';
 import { driftToEnvelope } from '../../replayer/envelopes.js';
 import { isTerminalTape, replayTapes, type ReplayTapesResult } from '../../replayer/replay-tapes.js';
-import { expandTapes, parseShard, replayProtocolTapes, type ReplayRunResult } from '../../replayer/run.js';
+import { expandTapes, parseShard } from '../../replayer/run.js';
+import { isCI } from '../../core/ci.js';
+import { writeFileAtomic } from '../../core/atomic-write.js';
+import { githubAnnotations, junitXml, type CiTapeResult } from '../../render/ci-reports.js';
+import { renderHtmlReport } from '../../render/report-html.js';
+import { reportFromRun } from '../../render/report-from-run.js';
+import { closeRenderer } from '../../render/renderer.js';
+import { ProgressLine } from '../progress.js';
 import { DEFAULT_STEP_TIMEOUT_MS } from '../../replayer/terminal.js';
 import { parseIntOption, parseOptions, splitCommand } from '../args.js';
 import { buildNormaliser, normaliserOptionSpec } from '../normaliser-options.js';
@@ -37,6 +44,11 @@ options:
   --jobs N             tapes replayed at once (default: number of cores)
   --shard i/n          replay only shard i of n of the sorted tapes
   --json               one seed-001 drift envelope per drift on stdout, then a summary line
+  --report FILE        write a self-contained HTML report of the run (drifts, screens, players)
+  --reporter junit --out FILE
+                       write JUnit XML for CI (one test case per tape)
+  A drifted tape (not on CI, not --update) leaves <tape>.new for \`tapedeck review\`.
+  With GITHUB_ACTIONS=true, each drift is also a workflow annotation at its tape line.
 
 terminal tapes:
   --mask REGEX         hide matches on each screen line on both sides (repeatable)
@@ -68,50 +80,76 @@ export async function run(argv: string[]): Promise<number> {
     'step-timeout-ms': { type: 'string' },
     bail: { type: 'boolean', default: false },
     realtime: { type: 'boolean', default: false },
+    report: { type: 'string' },
+    reporter: { type: 'string' },
+    out: { type: 'string' },
   });
+  if (values.reporter !== undefined && values.reporter !== 'junit') throw usageError(`replay: --reporter supports junit, got ${JSON.stringify(values.reporter)}`);
+  if ((values.reporter === undefined) !== (values.out === undefined)) throw usageError('replay: --reporter junit and --out FILE go together');
   if (positionals.length === 0) throw usageError('replay: give at least one tape (paths or globs)');
   const paths = await expandTapes(positionals);
   const anyTerminal = paths.some(isTerminalTape);
   if (!anyTerminal && command.length === 0) throw usageError('replay: give the server command after --, e.g. tapedeck replay tape.ndjson -- node server.js');
   const { normaliser, config } = buildNormaliser(values);
+  // Candidates for `tapedeck review`, except on CI (nothing is written there) and when updating in place.
+  const writePending = !values.update && !isCI();
   const protocol = {
     boundary: values.boundary ? parseBoundary(values.boundary) : config.boundary,
     timeoutMs: parseIntOption('timeout-ms', values['timeout-ms'], config.timeoutMs ?? 10_000, 1),
     normaliser,
     update: values.update,
+    writePending,
     redactEnv: values['redact-env'],
   };
   const jobs = parseIntOption('jobs', values.jobs, availableParallelism(), 1);
   const shard = values.shard ? parseShard(values.shard) : undefined;
   const color = process.stderr.isTTY === true && !process.env.NO_COLOR;
-  if (!anyTerminal) {
-    // Protocol tapes only: exactly the protocol run (and its summary line) as before terminal replay existed.
-    const result = await replayProtocolTapes(positionals, { command, ...protocol, jobs, shard });
-    if (values.json) writeJson(result, false);
-    process.stderr.write(formatReplayText(result, { color }));
-    return result.exitCode;
+  const progress = new ProgressLine(process.stderr.isTTY === true);
+  const startedAt = new Date();
+  let result: ReplayTapesResult;
+  try {
+    result = await replayTapes(paths, {
+      command,
+      protocol,
+      terminal: {
+        mask: [...config.masks, ...values.mask.map((m) => compileRegex(m, '--mask')), ...values['mask-rect'].map(parseMaskRectFlag)],
+        styles: values.styles,
+        stepTimeoutMs: parseIntOption('step-timeout-ms', values['step-timeout-ms'], DEFAULT_STEP_TIMEOUT_MS, 1),
+        bail: values.bail,
+        realtime: values.realtime,
+        update: values.update,
+        writePending,
+      },
+      jobs,
+      shard,
+      onTapeDone: (tape, done, total) => progress.show(`replayed ${done}/${total} tapes${tape.drifts.length ? ` (drift in ${tape.tape})` : ''}`),
+    });
+  } finally {
+    progress.clear();
   }
-  const result = await replayTapes(paths, {
-    command,
-    protocol,
-    terminal: {
-      mask: [...config.masks, ...values.mask.map((m) => compileRegex(m, '--mask')), ...values['mask-rect'].map(parseMaskRectFlag)],
-      styles: values.styles,
-      stepTimeoutMs: parseIntOption('step-timeout-ms', values['step-timeout-ms'], DEFAULT_STEP_TIMEOUT_MS, 1),
-      bail: values.bail,
-      realtime: values.realtime,
-      update: values.update,
-    },
-    jobs,
-    shard,
-  });
-  if (values.json) writeJson(result, true);
+  if (values.json) writeJson(result);
   process.stderr.write(formatReplayText(result, { color }));
+  if (process.env.GITHUB_ACTIONS === 'true') (values.json ? process.stderr : process.stdout).write(githubAnnotations(ciResults(result)));
+  if (values.out) {
+    writeFileAtomic(values.out, junitXml(ciResults(result), result.durationMs));
+    process.stderr.write(`tapedeck: wrote JUnit XML to ${values.out}\n`);
+  }
+  if (values.report) {
+    const report = await reportFromRun(result, { startedAt, screenshots: result.tapes.some((t) => t.kind === 'terminal' && t.drifts.length > 0) });
+    await closeRenderer();
+    writeFileAtomic(values.report, renderHtmlReport(report));
+    process.stderr.write(`tapedeck: wrote the report to ${values.report}\n`);
+  }
   return result.exitCode;
 }
 
+function ciResults(result: ReplayTapesResult): CiTapeResult[] {
+  return result.tapes.map((t) => ({ tape: t.tape, kind: t.kind, durationMs: t.durationMs, units: t.kind === 'terminal' ? t.steps.length : t.pairs.length, drifts: t.drifts }));
+}
+
 /** One envelope per drift, then a summary line (with terminal counts when terminal tapes ran). */
-function writeJson(result: ReplayRunResult | ReplayTapesResult, mixed: boolean): void {
+function writeJson(result: ReplayTapesResult): void {
+  const mixed = result.tapes.some((t) => t.kind === 'terminal');
   const out: string[] = [];
   for (const tape of result.tapes) for (const d of tape.drifts) out.push(JSON.stringify(driftToEnvelope(d)));
   let pairs = 0;

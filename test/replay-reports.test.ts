@@ -1,0 +1,82 @@
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { ROOT, tapedeck, useTempDirs } from './helpers/cli.js';
+
+const temp = useTempDirs();
+
+/** A scratch project with the agent tape and the bash cast, so pending files land there. */
+function project(): string {
+  const dir = temp();
+  mkdirSync(join(dir, 'goldens/terminal'), { recursive: true });
+  copyFileSync(join(ROOT, 'goldens/agent-server.ndjson'), join(dir, 'goldens/agent.ndjson'));
+  copyFileSync(join(ROOT, 'goldens/terminal/bash-echo.cast'), join(dir, 'goldens/terminal/bash-echo.cast'));
+  return dir;
+}
+
+const CRASHING = { AGENT_SERVER_CRASH_ON: 'explain' };
+const server = ['--', 'node', join(ROOT, 'examples/agent-server.mjs')];
+
+describe('replay reports for CI and reviewers', () => {
+  test('--reporter junit --out writes one test case per tape, drifts as failures', async () => {
+    const dir = project();
+    const res = await tapedeck(['replay', 'goldens/agent.ndjson', '--reporter', 'junit', '--out', 'junit.xml', ...server], { cwd: dir, env: { ...CRASHING, AGENT_SERVER_ROOT: join(ROOT, 'examples/project') } });
+    expect(res.code).toBe(1);
+    const xml = readFileSync(join(dir, 'junit.xml'), 'utf8');
+    expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="tapedeck replay" tests="1" failures="1"/);
+    expect(xml).toContain('<testcase classname="tapedeck.protocol" name="goldens/agent.ndjson" file="goldens/agent.ndjson"');
+    expect(xml).toContain('<failure message="1 drift(s) in 7 pairs: server exited (exit code 3) before completing this response" type="TD1003">');
+    expect(xml).toContain('agent-server: panic while handling explain');
+    const bad = await tapedeck(['replay', 'goldens/agent.ndjson', '--reporter', 'tap', '--out', 'x', ...server], { cwd: dir });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--reporter supports junit');
+  });
+
+  test('with GITHUB_ACTIONS=true each drift is a workflow annotation at its tape line', async () => {
+    const dir = project();
+    const res = await tapedeck(['replay', 'goldens/agent.ndjson', ...server], { cwd: dir, env: { ...CRASHING, GITHUB_ACTIONS: 'true', AGENT_SERVER_ROOT: join(ROOT, 'examples/project') } });
+    expect(res.code).toBe(1);
+    expect(res.stdout).toMatch(/^::error file=goldens\/agent\.ndjson,line=3,title=TD1003 server exited \(exit code 3\) before completing this response::pair\/step 3: \{"op":"explain","code":"MT4099"\}%0A/m);
+    const quiet = await tapedeck(['replay', 'goldens/agent.ndjson', ...server], { cwd: dir, env: { ...CRASHING, GITHUB_ACTIONS: '' } });
+    expect(quiet.stdout).toBe('');
+  });
+
+  test('a drift leaves <tape>.new for review locally, never on CI', async () => {
+    const dir = project();
+    const changed = ['--', 'env', 'PS1=other> ', 'HISTFILE=', 'bash', '--norc', '--noprofile'];
+    const onCi = await tapedeck(['replay', 'goldens/terminal/bash-echo.cast', '--step-timeout-ms', '300', ...changed], { cwd: dir, env: { CI: 'true' } });
+    expect(onCi.code).toBe(1);
+    expect(existsSync(join(dir, 'goldens/terminal/bash-echo.cast.new'))).toBe(false);
+    const local = await tapedeck(['replay', 'goldens/terminal/bash-echo.cast', '--step-timeout-ms', '300', ...changed], { cwd: dir, env: { CI: '' } });
+    expect(local.code).toBe(1);
+    expect(existsSync(join(dir, 'goldens/terminal/bash-echo.cast.new'))).toBe(true);
+    const review = await tapedeck(['review', '--json'], { cwd: dir });
+    expect(JSON.parse(review.stdout).result.pending.map((p: { golden: string }) => p.golden)).toEqual(['goldens/terminal/bash-echo.cast']);
+  });
+
+  test('tapedeck report writes a self-contained HTML report with both kinds of drift', async () => {
+    const dir = project();
+    // The golden says the shell printed "HELLO": the live "hello" is a checkpoint drift at the marker.
+    const cast = join(dir, 'goldens/terminal/bash-echo.cast');
+    writeFileSync(cast, readFileSync(cast, 'utf8').replace('"hello\\r\\n', '"HELLO\\r\\n'));
+    expect(readFileSync(cast, 'utf8')).toContain('HELLO');
+    const res = await tapedeck(
+      ['report', '--out', 'report.html', 'goldens/agent.ndjson', 'goldens/terminal/bash-echo.cast', '--step-timeout-ms', '300', ...server],
+      { cwd: dir, env: { ...CRASHING, AGENT_SERVER_ROOT: join(ROOT, 'examples/project') }, timeoutMs: 60_000 },
+    );
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('wrote the report to report.html');
+    const html = readFileSync(join(dir, 'report.html'), 'utf8');
+    expect(html).toContain('<span><b>2</b> tape(s)</span>');
+    expect(html).toContain('data-code="TD1003"');
+    expect(html).toContain('data-code="TD1102"');
+    expect(html).toContain('data-player="recorded"');
+    expect(html).toContain('data-player="replayed"');
+    expect(html).toContain('drift: step');
+    // Screenshots of the expected and actual screens, inlined.
+    const shots = html.match(/data-shot="(expected|actual|diff)" src="data:image\/png;base64,/g) ?? [];
+    expect(shots.length).toBeGreaterThanOrEqual(3);
+    expect(shots.length % 3).toBe(0);
+    expect(html).not.toMatch(/<script src=|<link [^>]*href="http/);
+  }, 60_000);
+});

@@ -32,3 +32,11 @@ export { checkGolden, goldenPath, type GoldenCheck, type GoldenResult } from './
 export * from './render/index.js';
 export { encodeKey, encodeKeys, pinnedEnv, normaliseSignal, EventLog, DEFAULT_WAIT_TIMEOUT_MS, type TerminalEvent, type WaitOptions } from './session/index.js';
 export * from './render/index-screenshot.js';
+export { renderHtmlReport, type ReportRun, type ReportTape, type ReportScreenshot } from './render/report-html.js';
+export { reportFromRun } from './render/report-from-run.js';
+export { junitXml, githubAnnotations, type CiTapeResult } from './render/ci-reports.js';
+export { convertCast } from './render/export-cast.js';
+export { castToHtml } from './render/export-html.js';
+export { castToWebm, type VideoOptions } from './render/export-video.js';
+export { findPending, acceptPending, rejectPending, type PendingGolden } from './core/pending.js';
+export { applyEnvelopes, parseUnifiedDiff, type FixOutcome } from './core/apply-fixes.js';

@@ -80,3 +80,25 @@ describe('replay reports for CI and reviewers', () => {
     expect(html).not.toMatch(/<script src=|<link [^>]*href="http/);
   }, 60_000);
 });
+
+describe('progress display', () => {
+  test('on a terminal, long runs show which tape is done; piped, stderr has only the summary', async () => {
+    const { spawnTerminal } = await import('../src/index.js');
+    const dir = project();
+    for (const n of [1, 2, 3]) copyFileSync(join(dir, 'goldens/agent.ndjson'), join(dir, `goldens/copy${n}.ndjson`));
+    const args = ['replay', 'goldens/*.ndjson', '--jobs', '1', ...server];
+    const term = spawnTerminal('node', [join(ROOT, 'dist/cli/main.js'), ...args], { rows: 10, cols: 100, cwd: dir });
+    try {
+      await term.waitForExit({ timeoutMs: 30_000 });
+      const output = Buffer.concat(term.events.events.flatMap((e) => (e.type === 'output' ? [e.data] : []))).toString('utf8');
+      expect(output).toContain('replayed 1/4 tapes');
+      expect(output).toContain('replayed 4/4 tapes');
+      expect(await term.text()).toContain('4 tape(s), 28 pair(s), 0 drift(s)');
+      expect(await term.text()).not.toContain('replayed 4/4'); // cleared before the summary
+    } finally {
+      await term.dispose();
+    }
+    const piped = await tapedeck(args, { cwd: dir });
+    expect(piped.stderr).not.toContain('replayed');
+  });
+});

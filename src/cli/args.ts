@@ -21,7 +21,10 @@ export function parseOptions<T extends NonNullable<ParseArgsConfig['options']>>(
   try {
     return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (err) {
-    throw usageError(`${commandName}: ${(err as Error).message.replace(/^TypeError \[[A-Z_]+\]: /, '')}`);
+    const message = (err as Error).message;
+    const unknown = /Unknown option '([^']+)'/.exec(message);
+    if (unknown) throw usageError(`${commandName}: unknown option ${unknown[1]} (see tapedeck ${commandName} --help)`);
+    throw usageError(`${commandName}: ${message.replace(/^TypeError \[[A-Z_]+\]: /, '')}`);
   }
 }
 

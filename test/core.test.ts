@@ -28,7 +28,7 @@ describe('LineSplitter', () => {
 describe('ResponseFramer', () => {
   const frame = (boundary: ConstructorParameters<typeof ResponseFramer>[0], holdLast = false) => {
     const done: Exchange[] = [];
-    const framer = new ResponseFramer(boundary, { onComplete: (ex) => done.push(ex), holdLast });
+    const framer = new ResponseFramer(boundary, { onComplete: (ex) => done.push(ex), holdLast, takePartial: () => undefined });
     const line = (s: string) => framer.serverLine(Buffer.from(`${s}\n`));
     const text = (ex: Exchange) => Buffer.concat(ex.chunks).toString();
     return { framer, done, line, text };

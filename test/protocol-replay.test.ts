@@ -51,9 +51,12 @@ describe('tapedeck replay (protocol)', () => {
     const server = changedAgentServer(dir, "const VERSION = '0.35.0';\n", '');
     const changed = changedAgentServer(dir, 'Routes the value through a typed sanitizer.', 'Routes the value through a sanitizer.');
     void server;
-    const res = await tapedeck(['replay', AGENT_GOLDEN, '--', ...changed], { env: { AGENT_SERVER_ROOT: join(dir, 'project') } });
+    // A copy: a drifted replay leaves <tape>.new beside the tape it replayed.
+    const tape = join(dir, 'agent-server.ndjson');
+    copyFileSync(AGENT_GOLDEN, tape);
+    const res = await tapedeck(['replay', tape, '--', ...changed], { env: { AGENT_SERVER_ROOT: join(dir, 'project') } });
     expect(res.code).toBe(1);
-    expect(res.stderr).toContain(`${AGENT_GOLDEN}:1: pair 1: response drifted [TD1001]`);
+    expect(res.stderr).toContain(`${tape}:1: pair 1: response drifted [TD1001]`);
     expect(res.stderr).toContain('request: {"op":"check","path":"main.mty","include_source":true}');
     expect(res.stderr).toContain(
       'message 4: $.fix.alternatives[0].rationale: expected "Routes the value through a typed sanitizer.", got "Routes the value through a sanitizer."',

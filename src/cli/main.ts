@@ -45,6 +45,16 @@ async function main(argv: string[]): Promise<number> {
   return (await command.load())(rest);
 }
 
+// On Ctrl+C or a kill, exit through process.exit so the 'exit' hooks end the
+// terminals and servers this run started (they run in their own process groups).
+// Commands that handle a signal themselves (the recorders forward it) take precedence.
+for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]] as const) {
+  const onSignal = () => {
+    if (process.listenerCount(signal) === 1) process.exit(code);
+  };
+  process.on(signal, onSignal);
+}
+
 main(process.argv.slice(2)).then(
   (code) => {
     // Exit explicitly: a paused stdin or a finished child's pipes must not keep the CLI alive.

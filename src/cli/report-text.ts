@@ -31,7 +31,8 @@ export function formatReplayText(run: ReplayTextInput, options: { color?: boolea
     }
     const updated = terminal ? tape.updated : tape.updatedPairs > 0;
     const state = updated ? 'updated' : 'DRIFT';
-    const counted = terminal ? `${tape.drifts.length} drift(s) in ${units}` : `${tape.drifts.length} of ${units}`;
+    const driftedPairs = new Set(tape.drifts.map((d) => d.pair)).size;
+    const counted = terminal ? `${tape.drifts.length} drift(s) in ${units}` : `${driftedPairs} of ${units} drifted`;
     out.push(`${red(state.padEnd(6))} ${tape.tape} (${counted})`);
     for (const d of tape.drifts) {
       out.push(`  ${d.tape}:${d.line}: ${terminal ? 'step' : 'pair'} ${d.pair}: ${d.title} [${d.code}]`);

@@ -33,6 +33,16 @@ export interface FixOutcome {
   reason?: string;
 }
 
+function sameHunk(a: Hunk, b: Hunk): boolean {
+  return a.oldStart === b.oldStart && a.oldLines.join('\n') === b.oldLines.join('\n') && a.newLines.join('\n') === b.newLines.join('\n');
+}
+
+function overlaps(a: Hunk, b: Hunk): boolean {
+  const aEnd = a.oldStart + Math.max(a.oldLines.length, 1);
+  const bEnd = b.oldStart + Math.max(b.oldLines.length, 1);
+  return a.oldStart < bEnd && b.oldStart < aEnd;
+}
+
 export function parseUnifiedDiff(diff: string): Hunk[] {
   const hunks: Hunk[] = [];
   let file = '';
@@ -95,31 +105,42 @@ export function applyEnvelopes(envelopes: readonly DiagnosticEnvelope[], choice:
     try {
       text = readFileSync(file, 'utf8');
     } catch (err) {
-      for (const e of entries) e.outcome.reason = `cannot read ${file}: ${(err as Error).message}`;
+      for (const e of entries) e.outcome.reason ??= `cannot read ${file}: ${(err as Error).message}`;
       continue;
     }
     const endsWithNewline = text.endsWith('\n');
-    const lines = (endsWithNewline ? text.slice(0, -1) : text).split('\n');
-    entries.sort((a, b) => b.hunk.oldStart - a.hunk.oldStart);
-    let lowestTouched = Infinity;
-    for (const { hunk, outcome } of entries) {
-      if (outcome.reason) continue; // another hunk of this envelope already failed
-      const start = hunk.oldStart - 1;
-      const end = start + hunk.oldLines.length;
-      if (end > lowestTouched) {
-        outcome.reason = 'overlaps another fix applied to the same lines';
-        continue;
+    const original = (endsWithNewline ? text.slice(0, -1) : text).split('\n');
+    // First decide, against the file as it is, which envelopes go in whole:
+    // every hunk's old lines must match, and none may overlap a hunk already taken
+    // (an identical hunk, as two drifts of one pair carry, counts as taken).
+    const taken: Hunk[] = [];
+    const byEnvelope = new Map<FixOutcome, Hunk[]>();
+    for (const e of entries) byEnvelope.set(e.outcome, [...(byEnvelope.get(e.outcome) ?? []), e.hunk]);
+    for (const [outcome, hunks] of byEnvelope) {
+      if (outcome.reason) continue;
+      const fresh: Hunk[] = [];
+      for (const hunk of hunks) {
+        const found = original.slice(hunk.oldStart - 1, hunk.oldStart - 1 + hunk.oldLines.length);
+        if (found.length !== hunk.oldLines.length || found.some((l, i) => l !== hunk.oldLines[i])) {
+          outcome.reason = `the old lines at ${file}:${hunk.oldStart} do not match (stale diff)`;
+          break;
+        }
+        if (taken.some((t) => sameHunk(t, hunk))) continue;
+        if (taken.some((t) => overlaps(t, hunk)) || fresh.some((t) => overlaps(t, hunk))) {
+          outcome.reason = 'overlaps another fix applied to the same lines';
+          break;
+        }
+        fresh.push(hunk);
       }
-      const found = lines.slice(start, end);
-      if (found.length !== hunk.oldLines.length || found.some((l, i) => l !== hunk.oldLines[i])) {
-        outcome.reason = `the old lines at ${file}:${hunk.oldStart} do not match (stale diff)`;
-        continue;
-      }
-      lines.splice(start, hunk.oldLines.length, ...hunk.newLines);
-      lowestTouched = start;
+      if (outcome.reason) continue;
+      taken.push(...fresh);
       outcome.applied = true;
     }
-    if (entries.some((e) => e.outcome.applied)) writeFileAtomic(file, `${lines.join('\n')}${endsWithNewline ? '\n' : ''}`);
+    if (taken.length === 0) continue;
+    // Then splice, highest line first, so earlier anchors stay where they were.
+    const lines = [...original];
+    for (const hunk of [...taken].sort((a, b) => b.oldStart - a.oldStart)) lines.splice(hunk.oldStart - 1, hunk.oldLines.length, ...hunk.newLines);
+    writeFileAtomic(file, `${lines.join('\n')}${endsWithNewline ? '\n' : ''}`);
   }
   // An envelope is applied only if every hunk of it went in.
   for (const o of outcomes) if (o.reason) o.applied = false;

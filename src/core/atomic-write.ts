@@ -1,12 +1,24 @@
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync, statSync, chmodSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { TapedeckError } from './errors.js';
+import { ExitCode } from './exit-codes.js';
 
 /**
  * Writes a file so that a crash leaves either the old content or the new one,
  * never half: write a sibling temp file, fsync it, rename over the target.
  */
 export function writeFileAtomic(path: string, data: string | Uint8Array): void {
+  try {
+    writeAtomically(path, data);
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    const reason = e.code === 'ENOENT' ? 'no such directory' : e.code === 'EACCES' ? 'permission denied' : e.code === 'ENOSPC' ? 'no space left on device' : e.message;
+    throw new TapedeckError('IO_ERROR', `cannot write: ${reason} (nothing was changed)`, { exitCode: ExitCode.usage, location: { file: path }, cause: err });
+  }
+}
+
+function writeAtomically(path: string, data: string | Uint8Array): void {
   const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   let mode: number | undefined;
   try {

@@ -44,6 +44,9 @@ export type RpcMessage =
   | { type: 'request'; id: string }
   | { type: 'notification' }
   | { type: 'response'; id: string }
+  /** A batch (JSON array): the ids of the requests in it, or of the responses in it. */
+  | { type: 'batch-request'; ids: string[] }
+  | { type: 'batch-response'; ids: string[] }
   | { type: 'other' };
 
 export function classifyRpc(text: string): RpcMessage {
@@ -57,12 +60,25 @@ export function classifyRpc(text: string): RpcMessage {
 }
 
 export function classifyRpcValue(msg: unknown): RpcMessage {
-  if (msg === null || typeof msg !== 'object' || Array.isArray(msg)) return { type: 'other' };
+  if (Array.isArray(msg)) {
+    const parts = msg.map(classifyRpcValue);
+    if (parts.length > 0 && parts.every((p) => p.type === 'response')) return { type: 'batch-response', ids: parts.map((p) => (p as { id: string }).id) };
+    if (parts.some((p) => p.type === 'request' || p.type === 'notification')) {
+      return { type: 'batch-request', ids: parts.flatMap((p) => (p.type === 'request' ? [p.id] : [])) };
+    }
+    return { type: 'other' };
+  }
+  if (msg === null || typeof msg !== 'object') return { type: 'other' };
   const m = msg as Record<string, unknown>;
   const hasId = 'id' in m && m.id !== undefined;
   if (typeof m.method === 'string') return hasId ? { type: 'request', id: JSON.stringify(m.id) } : { type: 'notification' };
   if (hasId && ('result' in m || 'error' in m)) return { type: 'response', id: JSON.stringify(m.id) };
   return { type: 'other' };
+}
+
+/** A response array answers a batch when it carries one of the batch's request ids. */
+function answersBatch(responseIds: string[], requestIds: string[]): boolean {
+  return responseIds.some((id) => requestIds.includes(id));
 }
 
 function parseObject(text: string): Record<string, unknown> | undefined {
@@ -93,6 +109,8 @@ export interface Exchange {
   rule: ResolvedRule;
   /** For jsonrpc requests: the id whose response ends the exchange. */
   awaitingId?: string;
+  /** For a JSON-RPC batch: the request ids whose response array ends the exchange. */
+  awaitingBatch?: string[];
   chunks: Buffer[];
   complete: boolean;
   /** Any byte arrived for it (idle framing). */
@@ -111,6 +129,12 @@ export interface FramerOptions {
   autoIdleMs?: number;
   /** Called once per exchange, in request order. */
   onComplete: (ex: Exchange) => void;
+  /**
+   * Hands over the server's bytes after its last newline (a prompt, say), so an
+   * idle boundary closes the exchange with them rather than leaving them for
+   * the next one. Whoever splits the server's output into lines provides it.
+   */
+  takePartial: () => Buffer | undefined;
   /**
    * Hold the latest completed exchange back until the next request or the end
    * of the stream, so server messages that follow the last response (a late
@@ -131,6 +155,8 @@ export class ResponseFramer {
   private seenDone = false;
   private nextIndex = 0;
   private idleTimer: NodeJS.Timeout | undefined;
+  /** finish() was called: nothing more will come, so nothing is held back. */
+  private ending = false;
   private readonly autoIdleMs: number;
 
   constructor(
@@ -174,6 +200,7 @@ export class ResponseFramer {
     if (rule.kind === 'jsonrpc') {
       const msg = value ? classifyRpcValue(value) : classifyRpc(request);
       if (msg.type === 'request') ex.awaitingId = msg.id;
+      else if (msg.type === 'batch-request' && msg.ids.length > 0) ex.awaitingBatch = msg.ids;
       else this.markComplete(ex, 'boundary'); // notifications and answers to server requests get no response
     }
     this.queue.push(ex);
@@ -185,7 +212,7 @@ export class ResponseFramer {
   /** One complete server line (with its "\n"). */
   serverLine(line: Buffer): void {
     const text = line.toString('utf8');
-    const rpc = text.includes('"id"') ? classifyRpc(text) : undefined;
+    const rpc = text.includes('"id"') || text.trimStart().startsWith('[') ? classifyRpc(text) : undefined;
     const target = this.route(rpc);
     if (!target) {
       this.orphan.push(line);
@@ -198,6 +225,8 @@ export class ResponseFramer {
       this.markComplete(target, 'boundary');
     } else if (target.rule.kind === 'jsonrpc' && target.awaitingId !== undefined) {
       if (rpc?.type === 'response' && rpc.id === target.awaitingId) this.markComplete(target, 'boundary');
+    } else if (target.rule.kind === 'jsonrpc' && target.awaitingBatch) {
+      if (rpc?.type === 'batch-response' && answersBatch(rpc.ids, target.awaitingBatch)) this.markComplete(target, 'boundary');
     } else if (isDoneLine(text)) {
       this.seenDone = true;
     }
@@ -246,6 +275,10 @@ export class ResponseFramer {
       const owner = this.queue.find((e) => !e.complete && e.awaitingId === rpc.id);
       if (owner) return owner;
     }
+    if (rpc?.type === 'batch-response') {
+      const owner = this.queue.find((e) => !e.complete && e.awaitingBatch && answersBatch(rpc.ids, e.awaitingBatch));
+      if (owner) return owner;
+    }
     return this.oldestIncomplete();
   }
 
@@ -269,7 +302,6 @@ export class ResponseFramer {
     }
   }
 
-  private ending = false;
 
   /** The quiet timer belongs to the oldest waiting exchange when its rule is idle. */
   private armIdle(restart = false): void {
@@ -283,14 +315,12 @@ export class ResponseFramer {
     const ms = head.rule.ms;
     this.idleTimer = setTimeout(() => {
       this.idleTimer = undefined;
-      this.onIdle?.(head);
+      const tail = this.options.takePartial();
+      if (tail) head.chunks.push(tail);
       this.markComplete(head, 'boundary');
       this.drain();
     }, ms);
   }
-
-  /** Lets the owner hand over a partial line before an idle boundary closes an exchange. */
-  onIdle?: (ex: Exchange) => void;
 
   private clearIdle(): void {
     if (this.idleTimer) clearTimeout(this.idleTimer);

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { type Boundary, type Exchange, ResponseFramer, responseBytes } from '../core/boundary.js';
@@ -36,6 +37,17 @@ export interface RecordProtocolResult {
 }
 
 /**
+ * Redacts response bytes; bytes that are not valid UTF-8 are redacted through
+ * a latin1 view so they stay exact (and are stored as response_base64).
+ */
+function redactBytes(response: Buffer, names: readonly string[], env: NodeJS.ProcessEnv): Buffer | string {
+  if (isUtf8(response)) return redact(response.toString('utf8'), names, env);
+  const latin1Env: NodeJS.ProcessEnv = {};
+  for (const name of names) if (env[name] !== undefined) latin1Env[name] = Buffer.from(env[name]!, 'utf8').toString('latin1');
+  return Buffer.from(redact(response.toString('latin1'), names, latin1Env), 'latin1');
+}
+
+/**
  * A transparent tap: client bytes go to the server and server bytes to the
  * client as soon as they arrive, untouched; on the side, lines are framed into
  * request/response pairs and appended to the tape.
@@ -62,20 +74,17 @@ export async function recordProtocol(options: RecordProtocolOptions): Promise<Re
   if (stderrTarget !== 'inherit') child.stderr?.pipe(stderrTarget, { end: false });
 
   const tape = new TapeAppender(options.out, report);
+  const serverLines = new LineSplitter();
+  const clientLines = new LineSplitter();
   const framer = new ResponseFramer(options.boundary ?? { kind: 'auto' }, {
     holdLast: true,
+    takePartial: () => serverLines.flush(),
     onComplete: (ex: Exchange) => {
       const response = responseBytes(ex);
       if (redactNames.length === 0) tape.append(ex.request, response);
-      else tape.append(redact(ex.request, redactNames, env), redact(response.toString('utf8'), redactNames, env));
+      else tape.append(redact(ex.request, redactNames, env), redactBytes(response, redactNames, env));
     },
   });
-  const serverLines = new LineSplitter();
-  framer.onIdle = () => {
-    const tail = serverLines.flush();
-    if (tail) framer.serverPartial(tail);
-  };
-  const clientLines = new LineSplitter();
 
   const childIn = child.stdin!;
   const childOut = child.stdout!;

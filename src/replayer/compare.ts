@@ -105,11 +105,15 @@ export function comparePairs(pairs: readonly ComparedPair[], normaliser: Normali
     if (e !== a) out.push({ index: p.index, code: 'TD1001', title: 'response drifted', details: explainDifference(e, a, rec.solicited ?? '', live.solicited ?? '') });
   }
 
-  // What came after the last exchange may satisfy a recorded message, but is not itself drift:
-  // the recorder does not keep output that follows the last response either.
-  const trailing = splitMessages(liveTrailing).map((raw) => unsolicited(-1, raw, normaliser));
-  const { leftRecorded, matchedLive } = matchPool(recordedPool, [...livePool, ...trailing]);
-  const leftLive = livePool.filter((m) => !matchedLive.has(m));
+  // What the server wrote after the last response (until it exited on end of input) belongs to
+  // the last pair, as the recorder keeps it; it is matched like any other server message.
+  const lastPair = pairs.length > 0 ? pairs[pairs.length - 1].index : 0;
+  const trailing = recordedPool.length + livePool.length > 0 || pairs.some((p) => p.rule.kind === 'jsonrpc')
+    ? splitMessages(liveTrailing).map((raw) => unsolicited(lastPair, raw, normaliser))
+    : [];
+  const live = [...livePool, ...trailing];
+  const { leftRecorded, matchedLive } = matchPool(recordedPool, live);
+  const leftLive = live.filter((m) => !matchedLive.has(m));
 
   // A recorded and a live message of the same method that both went unmatched are one change.
   for (const r of leftRecorded.slice()) {

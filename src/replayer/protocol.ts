@@ -73,14 +73,16 @@ export async function replayProtocolTape(tapeOrPath: ProtocolTape | string, opti
 
   const exchanges: Exchange[] = [];
   let onExchange: (ex: Exchange) => void = () => {};
+  let server: ServerProcess | undefined;
   const framer = new ResponseFramer(options.boundary ?? { kind: 'auto' }, {
+    takePartial: () => server?.takePartial(),
     onComplete: (ex) => {
       exchanges[ex.index] = ex;
       onExchange(ex);
     },
   });
   let trailing: Buffer = Buffer.alloc(0);
-  const server = await ServerProcess.start(options.command, { env, cwd: options.cwd }, {
+  server = await ServerProcess.start(options.command, { env, cwd: options.cwd }, {
     onLine: (line) => framer.serverLine(line),
     onActivity: () => framer.serverActivity(),
     onPartial: (tail) => framer.serverPartial(tail),
@@ -90,6 +92,8 @@ export async function replayProtocolTape(tapeOrPath: ProtocolTape | string, opti
   });
 
   const drifts: Drift[] = [];
+  // Drifts end up in logs, reports and CI artifacts: secrets in them are shown as placeholders.
+  const hide = (text: string) => redactFor(tape, text, options.redactEnv ?? [], env);
   const driftAt = (p: PreparedPair, index: number, code: Drift['code'], title: string, details: string[], actual?: string): Drift => ({
     code,
     tape: tape.path,
@@ -100,10 +104,10 @@ export async function replayProtocolTape(tapeOrPath: ProtocolTape | string, opti
     request: p.pair.request,
     recordedLine: p.pair.raw,
     title,
-    details,
-    expected: p.expected,
-    actual,
-    acceptLine: actual === undefined || code === 'TD1002' || code === 'TD1003' ? undefined : replaceResponse(p.pair.raw, p.pair.request, redactFor(tape, actual, options.redactEnv ?? [], env)),
+    details: details.map(hide),
+    expected: hide(p.expected),
+    actual: actual === undefined ? undefined : hide(actual),
+    acceptLine: actual === undefined || code === 'TD1002' || code === 'TD1003' ? undefined : replaceResponse(p.pair.raw, p.pair.request, hide(actual)),
   });
 
   // Send each request once the previous response has ended, as a client would.

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { usageError } from '../core/errors.js';
 import { readProtocolTape, type ProtocolTape } from '../core/tape.js';
+import { placeholderFor, placeholdersIn, restore } from '../core/redact.js';
 import { replayProtocolTape, type ProtocolReplayOptions, type TapeReplayResult } from './protocol.js';
 import { expandTapes, selectShard, type Shard } from './run.js';
 import { replayTerminal, type TerminalReplayOptions, type TerminalTapeResult } from './terminal.js';
@@ -39,6 +40,12 @@ export interface ReplayTapesResult {
   durationMs: number;
 }
 
+function requireRedactedValues(tape: ProtocolTape, env: NodeJS.ProcessEnv): void {
+  for (const pair of tape.pairs) {
+    for (const name of placeholdersIn(pair.request + pair.response)) restore(placeholderFor(name), env, { file: tape.path, line: pair.line });
+  }
+}
+
 export function isTerminalTape(path: string): boolean {
   return /\.cast$/i.test(path);
 }
@@ -57,7 +64,12 @@ export async function replayTapes(patterns: readonly string[], options: ReplayTa
   const prepared: Prepared[] = [];
   for (const path of paths) {
     if (isTerminalTape(path)) prepared.push({ kind: 'terminal', plan: await planTerminalReplay(path, { ...options.terminal, command: terminalCommand }) });
-    else prepared.push({ kind: 'protocol', tape: await readProtocolTape(path) });
+    else {
+      const tape = await readProtocolTape(path);
+      // A secret the tape needs but the environment lacks is bad input: found before any server starts.
+      requireRedactedValues(tape, options.protocol?.env ?? process.env);
+      prepared.push({ kind: 'protocol', tape });
+    }
   }
   let done = 0;
   const results = await runPool<Prepared, AnyTapeResult>(prepared, options.jobs ?? availableParallelism(), async (item) => {
@@ -102,7 +114,7 @@ export interface ReplayRunOptions extends ProtocolReplayOptions {
 export async function replayProtocolTapes(patterns: readonly string[], options: ReplayRunOptions): Promise<ReplayTapesResult> {
   const { jobs, shard, command, ...protocol } = options;
   const paths = await expandTapes(patterns);
-  const terminal = paths.find((p) => /\.cast$/i.test(p));
+  const terminal = paths.find(isTerminalTape);
   if (terminal) throw usageError(`${terminal} is a terminal tape; use replayTapes for a mix of kinds`);
   return replayTapes(paths, { command, protocol, jobs, shard });
 }

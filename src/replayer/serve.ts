@@ -90,7 +90,7 @@ export async function serveTape(tapeOrPath: ProtocolTape | string, options: Serv
     if (renumbered && rpc.type === 'request') {
       renumbered.used = true;
       served++;
-      output.write(renumberResponse(renumbered.response, classifyRpc(renumbered.request), rpc.id));
+      output.write(Buffer.from(renumberResponse(renumbered.response, classifyRpc(renumbered.request), rpc.id), renumbered.pair.responseBytes ? 'latin1' : 'utf8'));
       return;
     }
     unmatched.push({ request, index });
@@ -99,9 +99,14 @@ export async function serveTape(tapeOrPath: ProtocolTape | string, options: Serv
   };
 
   const lines = new LineSplitter();
+  let clientGone = false;
+  // A client that hangs up early (EPIPE) ends the conversation; it is not a crash.
+  output.on('error', () => {
+    clientGone = true;
+  });
   await new Promise<void>((resolve, reject) => {
     input.on('data', (chunk: Buffer | string) => {
-      for (const l of lines.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk)) answer(l.toString('utf8'));
+      for (const l of lines.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk)) if (!clientGone) answer(l.toString('utf8'));
     });
     input.once('end', () => {
       const tail = lines.flush();
@@ -149,6 +154,10 @@ function unmatchedReply(request: string): string {
   const rpc = classifyRpc(request);
   if (rpc.type === 'request') {
     return `${JSON.stringify({ jsonrpc: '2.0', id: JSON.parse(rpc.id), error: { code: -32601, message, data: { request } } })}\n`;
+  }
+  if (rpc.type === 'batch-request') {
+    if (rpc.ids.length === 0) return '';
+    return `${JSON.stringify(rpc.ids.map((id) => ({ jsonrpc: '2.0', id: JSON.parse(id), error: { code: -32601, message } })))}\n`;
   }
   if (rpc.type === 'notification' || rpc.type === 'response') return '';
   try {

@@ -1,9 +1,36 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { TapedeckError } from '../core/errors.js';
+import { TapedeckError, usageError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
 import { LineSplitter } from '../core/lines.js';
 
 const STDERR_TAIL_BYTES = 4096;
+/** How long stdout may stay open after the server exited (a background child holding it). */
+const EXIT_DRAIN_MS = 1000;
+
+/** Server process groups still running: ended when this process exits, so none outlive a run. */
+const liveGroups = new Set<number>();
+let exitHooked = false;
+
+function trackGroup(pid: number | undefined): () => void {
+  if (pid === undefined) return () => {};
+  if (!exitHooked) {
+    exitHooked = true;
+    process.on('exit', () => {
+      for (const group of liveGroups) killGroup(group, 'SIGKILL');
+    });
+  }
+  liveGroups.add(pid);
+  return () => liveGroups.delete(pid);
+}
+
+function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // Already gone.
+  }
+}
 
 export interface ServerExit {
   code: number | null;
@@ -37,13 +64,37 @@ export class ServerProcess {
       while (this.stderrBytes - this.stderrChunks[0].length > STDERR_TAIL_BYTES) this.stderrBytes -= this.stderrChunks.shift()!.length;
     });
     this.closed = new Promise((resolve) => {
-      child.once('close', (code, signal) => {
+      let settled = false;
+      const settle = (code: number | null, signal: NodeJS.Signals | null) => {
+        if (settled) return;
+        settled = true;
         const tail = this.lines.flush();
         if (tail) handlers.onPartial(tail);
         this.exit = { code, signal };
+        killGroup(child.pid, 'SIGKILL'); // anything it left running in its group
+        untrack();
         resolve(this.exit);
+      };
+      // 'close' comes once stdout has ended too, so the last bytes are in. A
+      // child that left a background process holding stdout would keep it open
+      // for ever: after the exit, give the pipe a moment, then end the group.
+      child.once('close', settle);
+      child.once('exit', (code, signal) => {
+        const timer = setTimeout(() => {
+          killGroup(child.pid, 'SIGKILL');
+          child.stdout.destroy();
+          child.stderr.destroy();
+          settle(code, signal);
+        }, EXIT_DRAIN_MS);
+        child.once('close', () => clearTimeout(timer));
       });
     });
+    const untrack = trackGroup(child.pid);
+  }
+
+  /** Bytes after the last newline (an idle boundary closes an exchange on them). */
+  takePartial(): Buffer | undefined {
+    return this.lines.flush();
   }
 
   static async start(
@@ -52,8 +103,9 @@ export class ServerProcess {
     handlers: { onLine: (line: Buffer) => void; onActivity: () => void; onPartial: (tail: Buffer) => void },
   ): Promise<ServerProcess> {
     const [cmd, ...args] = command;
-    if (!cmd) throw new TapedeckError('USAGE', 'no server command: give it after --, e.g. tapedeck replay tape.ndjson -- node server.js');
-    const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'pipe'], env: options.env, cwd: options.cwd });
+    if (!cmd) throw usageError('no server command: give it after --, e.g. tapedeck replay tape.ndjson -- node server.js');
+    // Its own process group, so stopping it stops whatever it started too.
+    const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'pipe'], env: options.env, cwd: options.cwd, detached: true });
     await new Promise<void>((resolve, reject) => {
       child.once('spawn', resolve);
       child.once('error', (err: NodeJS.ErrnoException) =>
@@ -89,9 +141,9 @@ export class ServerProcess {
     if (this.exit) return this.exit;
     this.closeStdin();
     if (await this.closedWithin(graceMs)) return this.exit!;
-    this.child.kill('SIGTERM');
+    killGroup(this.child.pid, 'SIGTERM');
     if (await this.closedWithin(2000)) return this.exit!;
-    this.child.kill('SIGKILL');
+    killGroup(this.child.pid, 'SIGKILL');
     return this.closed;
   }
 

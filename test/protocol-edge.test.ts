@@ -1,0 +1,121 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { applyEnvelopes } from '../src/core/apply-fixes.js';
+import type { DiagnosticEnvelope } from '../src/core/envelope.js';
+import { ROOT, run, tapedeck, useTempDirs, CLI } from './helpers/cli.js';
+
+const temp = useTempDirs();
+const fixture = (name: string) => ['node', join(ROOT, 'test/fixtures', name)];
+
+describe('protocol edge cases', () => {
+  test('a server under a wrapper that hangs is stopped with its whole process group: drift, not a hang', async () => {
+    const dir = temp();
+    const tape = join(dir, 't.ndjson');
+    writeFileSync(tape, `${JSON.stringify({ request: '{"op":"x"}', response: '{"kind":"done","exit_code":0}\n' })}\n`);
+    const marker = `tapedeck-wrapped-${process.pid}`;
+    const started = Date.now();
+    const res = await tapedeck(['replay', tape, '--timeout-ms', '500', '--', 'bash', '-c', `exec -a ${marker} sleep 1000 & node -e "process.stdin.resume()"; true`], { timeoutMs: 20_000 });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('no complete response within 500 ms [TD1002]');
+    expect(Date.now() - started).toBeLessThan(10_000);
+    const left = execFileSync('ps', ['-eo', 'args']).toString().split('\n').filter((l) => l.startsWith(marker));
+    expect(left).toEqual([]);
+  });
+
+  test('idle framing keeps a prompt without a newline with the answer it ends, on record and replay', async () => {
+    const dir = temp();
+    const tape = join(dir, 'prompt.ndjson');
+    const client = `printf 'one\\n'; sleep 0.4; printf 'two\\n'; sleep 0.4`;
+    const rec = await run(['bash', '-c', `(${client}) | node ${CLI} record --out ${tape} --boundary idle:150 -- ${fixture('prompt-server.mjs').join(' ')}`]);
+    expect(rec.code).toBe(0);
+    const pairs = readFileSync(tape, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(pairs.map((p) => p.response)).toEqual(['> echo: one\n> ', 'echo: two\n> ']);
+    for (let i = 0; i < 3; i++) {
+      const replay = await tapedeck(['replay', tape, '--boundary', 'idle:150', '--', ...fixture('prompt-server.mjs')]);
+      expect(replay.stderr).toContain('0 drift(s)');
+      expect(replay.code).toBe(0);
+    }
+  });
+
+  test('a JSON-RPC batch is one exchange: recorded with its response array, replayed and served', async () => {
+    const dir = temp();
+    const tape = join(dir, 'batch.ndjson');
+    const batch = JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'a' }, { jsonrpc: '2.0', method: 'note' }, { jsonrpc: '2.0', id: 2, method: 'b' }]);
+    const single = JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'c' });
+    const rec = await run(['bash', '-c', `(echo '${batch}'; sleep 0.3; echo '${single}'; sleep 0.3) | node ${CLI} record --out ${tape} -- ${fixture('batch-server.mjs').join(' ')}`]);
+    expect(rec.code).toBe(0);
+    const pairs = readFileSync(tape, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(pairs).toHaveLength(2);
+    expect(JSON.parse(pairs[0].response).map((r: { id: number }) => r.id)).toEqual([1, 2]);
+    expect(JSON.parse(pairs[1].response).id).toBe(3);
+    expect((await tapedeck(['replay', tape, '--', ...fixture('batch-server.mjs')])).code).toBe(0);
+    const served = await tapedeck(['serve', tape], { input: `${batch}\n${single}\n` });
+    expect(served.code).toBe(0);
+    expect(served.stdout).toBe(pairs[0].response + pairs[1].response);
+    const unknown = await tapedeck(['serve', tape, '--allow-unused'], { input: `${JSON.stringify([{ jsonrpc: '2.0', id: 9, method: 'zzz' }])}\n` });
+    expect(unknown.code).toBe(1);
+    expect(JSON.parse(unknown.stdout)).toEqual([{ jsonrpc: '2.0', id: 9, error: { code: -32601, message: 'tapedeck serve: no recorded response for this request' } }]);
+  });
+
+  test('a redacted variable missing from the environment is exit 2 before any server starts', async () => {
+    const dir = temp();
+    const good = join(dir, 'a.ndjson');
+    const needsSecret = join(dir, 'b.ndjson');
+    writeFileSync(good, `${JSON.stringify({ request: '{"op":"x"}', response: '{"kind":"done","exit_code":0}\n' })}\n`);
+    writeFileSync(needsSecret, `${JSON.stringify({ request: '{"op":"x","token":"{{tapedeck.env.NO_SUCH_SECRET}}"}', response: '{"kind":"done","exit_code":0}\n' })}\n`);
+    const log = join(dir, 'started.log');
+    const res = await tapedeck(['replay', good, needsSecret, '--jobs', '1', '--', 'bash', '-c', `echo started >> ${log}; cat >/dev/null`], { env: { NO_SUCH_SECRET: undefined } });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain(`${needsSecret}:1: the tape has a redacted value for NO_SUCH_SECRET`);
+    expect(() => readFileSync(log)).toThrow();
+  });
+
+  test('drift reports and envelopes show secrets as placeholders, never in clear', async () => {
+    const dir = temp();
+    const tape = join(dir, 'secret.ndjson');
+    const server = fixture('secret-server.mjs');
+    const secret = 'sk-live-9e8d7c6b5a';
+    await tapedeck(['record', '--out', tape, '--redact-env', 'API_TOKEN', '--', ...server], { input: '{"op":"whoami"}\n', env: { API_TOKEN: secret } });
+    // A changed server: the op is answered with another field, so the pair drifts while carrying the secret.
+    const changed = join(dir, 'changed.mjs');
+    writeFileSync(changed, readFileSync(join(ROOT, 'test/fixtures/secret-server.mjs'), 'utf8').replace('ok: true', 'ok: false'));
+    const res = await tapedeck(['replay', tape, '--json', '--report', join(dir, 'r.html'), '--', 'node', changed], { env: { API_TOKEN: secret } });
+    expect(res.code).toBe(1);
+    expect(res.stdout).toContain('{{tapedeck.env.API_TOKEN}}');
+    for (const text of [res.stdout, res.stderr, readFileSync(join(dir, 'r.html'), 'utf8')]) expect(text).not.toContain(secret);
+  });
+
+  test('serve: a client that hangs up early is no crash', async () => {
+    const dir = temp();
+    const tape = join(dir, 't.ndjson');
+    const big = 'x'.repeat(100_000);
+    writeFileSync(tape, `${JSON.stringify({ request: 'a', response: `${big}\n` })}\n`);
+    const res = await run(['bash', '-c', `yes a | head -n 200 | node ${CLI} serve ${tape} | head -c 10 >/dev/null; echo "status \${PIPESTATUS[2]}"`]);
+    expect(res.stderr).not.toMatch(/EPIPE|\n\s+at /);
+    expect(res.stdout).toMatch(/status [01]/);
+  });
+});
+
+describe('fix --apply rules', () => {
+  const envelope = (file: string, diff: string): DiagnosticEnvelope => ({
+    schema_version: '1.0', code: 'TD1001', severity: 'error', span: { file, line: 1, col: 1, len: 1, byte_start: 0, byte_end: 1 }, title: 't', prose: 'p',
+    fix: { kind: 'update_golden', confidence: 0.6, alternatives: [{ label: 'l', diff, rationale: 'r', confidence: 0.6 }] },
+  });
+
+  test('an envelope with one stale hunk changes nothing; duplicate hunks count as applied', () => {
+    const dir = temp();
+    const file = join(dir, 'f.txt');
+    writeFileSync(file, 'a\nb\nc\nd\n');
+    const halfStale = envelope(file, `--- a/f\n+++ b/${file}\n@@ -1,1 +1,1 @@\n-X\n+A\n@@ -4,1 +4,1 @@\n-d\n+D\n`);
+    const [outcome] = applyEnvelopes([halfStale], { threshold: 0 });
+    expect(outcome.applied).toBe(false);
+    expect(outcome.reason).toContain('stale diff');
+    expect(readFileSync(file, 'utf8')).toBe('a\nb\nc\nd\n');
+    const same = `--- a/f\n+++ b/${file}\n@@ -2,1 +2,1 @@\n-b\n+B\n`;
+    const outcomes = applyEnvelopes([envelope(file, same), envelope(file, same)], { threshold: 0 });
+    expect(outcomes.map((o) => o.applied)).toEqual([true, true]);
+    expect(readFileSync(file, 'utf8')).toBe('a\nB\nc\nd\n');
+  });
+});

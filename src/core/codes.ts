@@ -102,6 +102,27 @@ const catalogue: CodeInfo[] = [
       'that were never sent, so it leaves the tape alone).',
   },
   {
+    code: 'TD1106',
+    title: 'checkpoint screenshot differs',
+    explanation:
+      'With --screenshots (the `screenshots` option of replayTerminal and toReplayCleanly), every marker of a ' +
+      'terminal tape is also a screenshot checkpoint: the live screen, once its text matched the recording, is ' +
+      'rendered by the screenshot renderer (Chromium, pinned fonts, masks painted over in magenta) and ' +
+      'pixel-compared with the PNG golden beside the tape, `<tape without .cast>.<marker>.png` (a repeated ' +
+      'marker name gets -2, -3). The pixels differed beyond the allowance (--threshold, --max-diff-pixels, ' +
+      '--max-diff-pixel-ratio, with Playwright toHaveScreenshot\'s meanings; default: no pixel may differ). ' +
+      'The text form does not see colours without --styles, so this is typically a colour, attribute or ' +
+      'cursor change, or a different render profile. Look at `<golden>.actual.png` (what the live run drew) ' +
+      'and `<golden>.diff.png` (the differing pixels in red) written beside the golden; locally the ' +
+      'candidate is also left as `<golden>.new` for `tapedeck review`. Accept an intended change with ' +
+      '`tapedeck replay --screenshots --update` (vitest -u or TAPEDECK_UPDATE=all for the matcher), which ' +
+      'rewrites the golden; mask volatile regions with --mask / --mask-rect. The same code reports a ' +
+      'missing golden where goldens are never written (on CI, or TAPEDECK_UPDATE=none): create it by running ' +
+      'the replay locally (missing goldens are written) and commit it. A checkpoint whose text already ' +
+      'drifted (TD1102) is not pixel-compared (under --update, which re-records the tape, its golden is ' +
+      'rewritten with the live screen too).',
+  },
+  {
     code: 'TD2001',
     title: 'malformed tape line',
     explanation:

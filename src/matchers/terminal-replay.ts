@@ -1,14 +1,20 @@
 import { loadConfig } from '../core/config.js';
 import { compileRegex } from '../core/normalise.js';
 import type { ScreenMask } from '../render/golden-text.js';
-import { replayTerminal, type TerminalReplayOptions } from '../replayer/terminal.js';
-import { updateModeFor, type MatcherStateLike } from './context.js';
+import { replayTerminal, type ScreenshotCheckpointOptions, type TerminalReplayOptions } from '../replayer/terminal.js';
+import { updateModeFor, usedGoldens, type MatcherStateLike } from './context.js';
 import { formatDrifts } from './protocol.js';
 
 export interface TerminalReplayMatcherOptions {
   /** Masks added to tapedeck.config.json's: RegExps (or regex strings) per line, or cell rectangles. */
   mask?: readonly (ScreenMask | string)[];
   styles?: boolean;
+  /**
+   * Also pixel-compare each marker's screen with `<cast without .cast>.<marker>.png`
+   * beside the cast (as `tapedeck replay --screenshots`); goldens follow this
+   * test's update mode (written when missing locally, never on CI, rewritten by -u).
+   */
+  screenshots?: boolean | ScreenshotCheckpointOptions;
   stepTimeoutMs?: number;
   /** Stop at the first drift. */
   bail?: boolean;
@@ -34,9 +40,13 @@ export async function replayCastCleanly(ctx: MatcherStateLike, cast: string, com
   const options = ((command ? maybeOptions : commandOrOptions) ?? {}) as TerminalReplayMatcherOptions;
   const config = loadConfig(undefined, options.cwd);
   const mask: ScreenMask[] = [...config.masks, ...(options.mask ?? []).map((m) => (typeof m === 'string' ? compileRegex(m, 'mask') : m))];
-  const update = updateModeFor(ctx) === 'all';
-  const replayOptions: TerminalReplayOptions = { command, mask, styles: options.styles, stepTimeoutMs: options.stepTimeoutMs, bail: options.bail, realtime: options.realtime, env: options.env, cwd: options.cwd, update };
+  const mode = updateModeFor(ctx);
+  const update = mode === 'all';
+  const screenshots = options.screenshots ? { updateMode: mode, ...(options.screenshots === true ? {} : options.screenshots) } : undefined;
+  const replayOptions: TerminalReplayOptions = { command, mask, styles: options.styles, stepTimeoutMs: options.stepTimeoutMs, bail: options.bail, realtime: options.realtime, env: options.env, cwd: options.cwd, update, screenshots };
   const result = await replayTerminal(cast, replayOptions);
+  // The checkpoint goldens are in use: never reported (or removed) as obsolete.
+  for (const shot of result.screenshots ?? []) usedGoldens.add(shot.golden);
   const remaining = result.updated ? [] : result.drifts;
   return {
     pass: remaining.length === 0,

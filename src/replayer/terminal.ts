@@ -7,8 +7,11 @@ import type { Drift } from './drift.js';
 import { screenDrift, terminalDrift } from './terminal-drift.js';
 import { planTerminalReplay, type PlannedStep, type TerminalPlan, type TerminalStepKind } from './terminal-plan.js';
 import { checkpointKey, syncKey } from './terminal-screen.js';
+import { CheckpointScreenshots, type CheckpointScreenshot, type ScreenshotCheckpointOptions } from './terminal-screenshot.js';
 import { castFromLive, rewriteCastFromLive } from './terminal-update.js';
 import { exitWithin, waitForScreenKey, type ScreenWaitOutcome } from './terminal-wait.js';
+
+export type { CheckpointScreenshot, ScreenshotCheckpointOptions } from './terminal-screenshot.js';
 
 export interface TerminalReplayOptions {
   /** Program and arguments; default the tape's recorded argv (or its command line, split without a shell). */
@@ -17,6 +20,13 @@ export interface TerminalReplayOptions {
   mask?: readonly ScreenMask[];
   /** Compare the style layer at checkpoints (markers, end of tape) too. */
   styles?: boolean;
+  /**
+   * At each marker also render the live screen (masks painted over) and
+   * pixel-compare it with `<cast without .cast>.<marker>.png` beside the tape
+   * (TD1106 when it differs). Goldens follow the update modes: `all` with
+   * `update`, else `new` locally (missing ones written) and `none` on CI.
+   */
+  screenshots?: boolean | ScreenshotCheckpointOptions;
   /** How long one step may wait for its screen (default 5000). */
   stepTimeoutMs?: number;
   /** Stop at the first drift (default: send the input anyway and go on). Ignored with `update`. */
@@ -62,6 +72,8 @@ export interface TerminalTapeResult {
   /** The live run as a cast (same header, the tape's inputs, the live output), for reports; only when it drifted. */
   liveCast?: string;
   exit?: { recorded?: number; live?: TerminalExit };
+  /** With `screenshots`: each checkpoint's screenshot golden and what happened to it. */
+  screenshots?: CheckpointScreenshot[];
   /** Spawn until the first step could go (program start-up). */
   startupMs: number;
   durationMs: number;
@@ -100,13 +112,20 @@ class TerminalReplay {
   private startupMs = -1;
   private lastStepAt = 0;
   private lastStepRecorded = 0;
+  private readonly shots?: CheckpointScreenshots;
 
   constructor(private readonly plan: TerminalPlan, private readonly options: TerminalReplayOptions) {
     this.timeoutMs = options.stepTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS;
+    if (options.screenshots) {
+      const shotOptions = options.screenshots === true ? {} : options.screenshots;
+      this.shots = new CheckpointScreenshots(plan, shotOptions, options.mask, options.update === true);
+    }
   }
 
   async run(): Promise<TerminalTapeResult> {
     const { plan } = this;
+    // The renderer starts before the program (not counted in its timings): no Chromium, no run.
+    if (this.shots?.needed) await this.shots.prepare();
     this.started = performance.now();
     this.lastStepAt = this.started;
     this.terminal = this.spawn();
@@ -127,14 +146,16 @@ class TerminalReplay {
     let updated = false;
     let pendingPath: string | undefined;
     // A run that ended early never sent the rest of the inputs: there is nothing complete to accept.
-    const acceptable = this.drifts.length > 0 && !this.drifts.some((d) => d.code === 'TD1105');
+    // Screenshot drifts are accepted through their own golden (its .new), not by re-recording the tape.
+    const tapeDrifts = this.drifts.filter((d) => d.code !== 'TD1106');
+    const acceptable = tapeDrifts.length > 0 && !this.drifts.some((d) => d.code === 'TD1105');
     if (acceptable && this.options.update) {
       rewriteCastFromLive(plan, live, this.stepTimes);
       updated = true;
     } else if (acceptable && this.options.writePending) {
       pendingPath = `${plan.path}.new`;
       rewriteCastFromLive(plan, live, this.stepTimes, pendingPath);
-    } else if (this.options.writePending && this.drifts.length === 0) {
+    } else if (this.options.writePending && tapeDrifts.length === 0) {
       rmSync(`${plan.path}.new`, { force: true }); // a clean replay makes an old candidate stale
     }
     const durationMs = performance.now() - this.started;
@@ -148,6 +169,7 @@ class TerminalReplay {
       ...(pendingPath ? { pendingPath } : {}),
       ...(this.drifts.length > 0 ? { liveCast: castFromLive(plan, live, this.stepTimes) } : {}),
       exit: { recorded: plan.recordedExit, live: liveExit },
+      ...(this.shots ? { screenshots: this.shots.results } : {}),
       startupMs: this.startupMs < 0 ? durationMs : this.startupMs,
       durationMs,
       recordedMs: plan.durationSeconds * 1000,
@@ -229,15 +251,26 @@ class TerminalReplay {
     if (!outcome || outcome.matched) this.record(step, 'ok', sentOn, outcome?.waitedMs ?? 0);
   }
 
-  /** A marker: a checkpoint where the live screen must equal the recorded one. */
+  /**
+   * A marker: a checkpoint where the live screen must equal the recorded one
+   * (and, with screenshots, its rendering the checkpoint's PNG golden).
+   */
   private async marker(step: PlannedStep): Promise<void> {
     const outcome = await this.wait(step.accepted, this.checkpointKeyNow);
     if (this.startupMs < 0) this.startupMs = performance.now() - this.started;
+    // The very frame the text comparison saw, before the program draws on.
+    const frame = this.shots ? this.terminal.screen.snapshot({ includeCells: true }) : undefined;
     if (this.options.realtime) await this.sleepRecordedInterval(step);
     this.stepDone(step, this.terminal.marker(step.marker!).seq);
-    if (outcome.matched) return this.record(step, 'ok', outcome.key, outcome.waitedMs);
-    this.record(step, 'drifted', outcome.key, outcome.waitedMs);
-    this.drift(screenDrift(this.plan, step, 'TD1102', `checkpoint ${step.description}: screen differs`, outcome.key, [`waited ${Math.round(outcome.waitedMs)} ms`]));
+    const textDrift = outcome.matched
+      ? undefined
+      : screenDrift(this.plan, step, 'TD1102', `checkpoint ${step.description}: screen differs`, outcome.key, [`waited ${Math.round(outcome.waitedMs)} ms`]);
+    // A screen that is already wrong is not pixel-compared and never becomes a new golden;
+    // under `update` (the tape is re-recorded from this run) its golden is rewritten along with it.
+    const shotDrift = frame && (outcome.matched || (this.options.update && this.shots!.updatesAll)) ? await this.shots!.check(step, frame) : undefined;
+    this.record(step, textDrift || shotDrift ? 'drifted' : 'ok', outcome.key, outcome.waitedMs);
+    if (textDrift) this.drift(textDrift);
+    if (shotDrift) this.drift(shotDrift);
   }
 
   /** The end of the tape: exit status (when recorded) and the final screen. */

@@ -6,14 +6,16 @@ import { parseMaskRectFlag } from '../../core/mask.js';
 import { driftToEnvelope } from '../../replayer/envelopes.js';
 import { isTerminalTape, replayTapes, type ReplayTapesResult } from '../../replayer/replay-tapes.js';
 import { expandTapes, parseShard } from '../../replayer/run.js';
-import { isCI } from '../../core/ci.js';
+import { isCI, resolveUpdateMode } from '../../core/ci.js';
 import { writeFileAtomic } from '../../core/atomic-write.js';
 import { githubAnnotations, junitXml, type CiTapeResult } from '../../render/ci-reports.js';
 import { renderHtmlReport } from '../../render/report-html.js';
 import { reportFromRun } from '../../render/report-from-run.js';
 import { closeRenderer } from '../../render/renderer.js';
 import { ProgressLine } from '../progress.js';
-import { DEFAULT_STEP_TIMEOUT_MS } from '../../replayer/terminal.js';
+import { DEFAULT_STEP_TIMEOUT_MS, type ScreenshotCheckpointOptions, type TerminalTapeResult } from '../../replayer/terminal.js';
+import { profileNames, resolveProfile } from '../../render/profiles.js';
+import { relative } from 'node:path';
 import { parseIntOption, parseOptions, splitCommand } from '../args.js';
 import { buildNormaliser, normaliserOptionSpec } from '../normaliser-options.js';
 import { formatReplayText } from '../report-text.js';
@@ -57,6 +59,17 @@ terminal tapes:
   --step-timeout-ms N  how long a step may wait for its screen (default ${DEFAULT_STEP_TIMEOUT_MS})
   --bail               stop a tape at its first drift (default: send the input anyway, go on)
   --realtime           wait the recorded interval before each step
+  --screenshots        at each marker also render the live screen (Chromium; masks painted
+                       over) and pixel-compare it with <tape without .cast>.<marker>.png
+                       beside the tape: written when missing (not on CI), rewritten with
+                       --update; a difference is drift TD1106 and leaves <golden>.actual.png
+                       and <golden>.diff.png beside it. Exit 6 when Chromium is unavailable.
+  pixel allowances for --screenshots (Playwright toHaveScreenshot's meanings):
+  --threshold T        per-pixel colour distance, 0..1 (default 0.2)
+  --max-diff-pixels N  how many pixels may differ (default 0)
+  --max-diff-pixel-ratio R
+                       what fraction of the pixels may differ, 0..1 (default 0)
+  --profile NAME       render profile: ${profileNames().join(', ')} (default dark, or TAPEDECK_PROFILE)
 `;
 
 export async function run(argv: string[]): Promise<number> {
@@ -80,6 +93,11 @@ export async function run(argv: string[]): Promise<number> {
     'step-timeout-ms': { type: 'string' },
     bail: { type: 'boolean', default: false },
     realtime: { type: 'boolean', default: false },
+    screenshots: { type: 'boolean', default: false },
+    threshold: { type: 'string' },
+    'max-diff-pixels': { type: 'string' },
+    'max-diff-pixel-ratio': { type: 'string' },
+    profile: { type: 'string' },
     report: { type: 'string' },
     reporter: { type: 'string' },
     out: { type: 'string' },
@@ -87,6 +105,7 @@ export async function run(argv: string[]): Promise<number> {
   if (values.reporter !== undefined && values.reporter !== 'junit') throw usageError(`replay: --reporter supports junit, got ${JSON.stringify(values.reporter)}`);
   if ((values.reporter === undefined) !== (values.out === undefined)) throw usageError('replay: --reporter junit and --out FILE go together');
   if (positionals.length === 0) throw usageError('replay: give at least one tape (paths or globs)');
+  const screenshots = screenshotOptions(values);
   const paths = await expandTapes(positionals);
   const anyTerminal = paths.some(isTerminalTape);
   if (!anyTerminal && command.length === 0) throw usageError('replay: give the server command after --, e.g. tapedeck replay tape.ndjson -- node server.js');
@@ -106,41 +125,87 @@ export async function run(argv: string[]): Promise<number> {
   const color = process.stderr.isTTY === true && !process.env.NO_COLOR;
   const progress = new ProgressLine(process.stderr.isTTY === true);
   const startedAt = new Date();
-  let result: ReplayTapesResult;
   try {
-    result = await replayTapes(paths, {
-      command,
-      protocol,
-      terminal: {
-        mask: [...config.masks, ...values.mask.map((m) => compileRegex(m, '--mask')), ...values['mask-rect'].map(parseMaskRectFlag)],
-        styles: values.styles,
-        stepTimeoutMs: parseIntOption('step-timeout-ms', values['step-timeout-ms'], DEFAULT_STEP_TIMEOUT_MS, 1),
-        bail: values.bail,
-        realtime: values.realtime,
-        update: values.update,
-        writePending,
-      },
-      jobs,
-      shard,
-      onTapeDone: (tape, done, total) => progress.show(`replayed ${done}/${total} tapes${tape.drifts.length ? ` (drift in ${tape.tape})` : ''}`),
-    });
+    let result: ReplayTapesResult;
+    try {
+      result = await replayTapes(paths, {
+        command,
+        protocol,
+        terminal: {
+          mask: [...config.masks, ...values.mask.map((m) => compileRegex(m, '--mask')), ...values['mask-rect'].map(parseMaskRectFlag)],
+          styles: values.styles,
+          stepTimeoutMs: parseIntOption('step-timeout-ms', values['step-timeout-ms'], DEFAULT_STEP_TIMEOUT_MS, 1),
+          bail: values.bail,
+          realtime: values.realtime,
+          update: values.update,
+          writePending,
+          ...(screenshots ? { screenshots } : {}),
+        },
+        jobs,
+        shard,
+        onTapeDone: (tape, done, total) => progress.show(`replayed ${done}/${total} tapes${tape.drifts.length ? ` (drift in ${tape.tape})` : ''}`),
+      });
+    } finally {
+      progress.clear();
+    }
+    if (values.json) writeJson(result);
+    if (screenshots) process.stderr.write(screenshotLines(result));
+    process.stderr.write(formatReplayText(result, { color }));
+    if (process.env.GITHUB_ACTIONS === 'true') (values.json ? process.stderr : process.stdout).write(githubAnnotations(ciResults(result)));
+    if (values.out) {
+      writeFileAtomic(values.out, junitXml(ciResults(result), result.durationMs));
+      process.stderr.write(`tapedeck: wrote JUnit XML to ${values.out}\n`);
+    }
+    if (values.report) {
+      const report = await reportFromRun(result, { startedAt, screenshots: result.tapes.some((t) => t.kind === 'terminal' && t.drifts.length > 0) });
+      await closeRenderer();
+      writeFileAtomic(values.report, renderHtmlReport(report));
+      process.stderr.write(`tapedeck: wrote the report to ${values.report}\n`);
+    }
+    return result.exitCode;
   } finally {
-    progress.clear();
+    // The browser the checkpoints started must not keep the process alive.
+    if (screenshots) await closeRenderer();
   }
-  if (values.json) writeJson(result);
-  process.stderr.write(formatReplayText(result, { color }));
-  if (process.env.GITHUB_ACTIONS === 'true') (values.json ? process.stderr : process.stdout).write(githubAnnotations(ciResults(result)));
-  if (values.out) {
-    writeFileAtomic(values.out, junitXml(ciResults(result), result.durationMs));
-    process.stderr.write(`tapedeck: wrote JUnit XML to ${values.out}\n`);
+}
+
+/** --screenshots and the pixel options; the pixel options alone are a usage error. */
+function screenshotOptions(values: { screenshots: boolean; update: boolean; threshold?: string; 'max-diff-pixels'?: string; 'max-diff-pixel-ratio'?: string; profile?: string }): ScreenshotCheckpointOptions | undefined {
+  const given = (['threshold', 'max-diff-pixels', 'max-diff-pixel-ratio', 'profile'] as const).filter((k) => values[k] !== undefined);
+  if (!values.screenshots) {
+    if (given.length > 0) throw usageError(`replay: --${given[0]} applies to checkpoint screenshots; add --screenshots`);
+    return undefined;
   }
-  if (values.report) {
-    const report = await reportFromRun(result, { startedAt, screenshots: result.tapes.some((t) => t.kind === 'terminal' && t.drifts.length > 0) });
-    await closeRenderer();
-    writeFileAtomic(values.report, renderHtmlReport(report));
-    process.stderr.write(`tapedeck: wrote the report to ${values.report}\n`);
+  const fraction = (name: string, value: string | undefined): number | undefined => {
+    if (value === undefined) return undefined;
+    const n = Number(value);
+    if (value.trim() === '' || !(n >= 0 && n <= 1)) throw usageError(`--${name} expects a number from 0 to 1, got ${JSON.stringify(value)}`);
+    return n;
+  };
+  const maxDiffPixels = values['max-diff-pixels'] === undefined ? undefined : parseIntOption('max-diff-pixels', values['max-diff-pixels'], 0, 0);
+  const options: ScreenshotCheckpointOptions = {
+    threshold: fraction('threshold', values.threshold),
+    maxDiffPixels,
+    maxDiffPixelRatio: fraction('max-diff-pixel-ratio', values['max-diff-pixel-ratio']),
+    profile: values.profile,
+    // --update rewrites goldens that differ; otherwise missing ones are written locally, never on CI.
+    updateMode: values.update ? 'all' : resolveUpdateMode(),
+  };
+  resolveProfile(options.profile); // an unknown profile is exit 2 before anything runs
+  return options;
+}
+
+/** One line per screenshot golden written or rewritten (drifts are in the summary already). */
+function screenshotLines(result: ReplayTapesResult): string {
+  const lines: string[] = [];
+  for (const tape of result.tapes) {
+    for (const shot of (tape as TerminalTapeResult).screenshots ?? []) {
+      const shown = relative(process.cwd(), shot.golden) || shot.golden;
+      if (shot.status === 'written') lines.push(`tapedeck: wrote new screenshot golden ${shown} (marker "${shot.marker}")`);
+      else if (shot.status === 'updated') lines.push(`tapedeck: updated screenshot golden ${shown} (marker "${shot.marker}")`);
+    }
   }
-  return result.exitCode;
+  return lines.length ? `${lines.join('\n')}\n` : '';
 }
 
 function ciResults(result: ReplayTapesResult): CiTapeResult[] {

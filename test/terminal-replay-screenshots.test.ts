@@ -1,0 +1,164 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { readCast } from '../src/render/index.js';
+import { screenshotCast } from '../src/render/screenshot-cast.js';
+import { comparePngs } from '../src/render/pixel-diff.js';
+import { pngSize } from '../src/render/pixel-diff-png.js';
+import { closeRenderer } from '../src/render/renderer.js';
+import { recordScript } from '../src/recorder/terminal-script.js';
+import { replayCastCleanly } from '../src/matchers/terminal-replay.js';
+import { tapedeck, tempDir } from './helpers/cli.js';
+
+/**
+ * Screenshot checkpoints in terminal replay, end to end: a real bash in a real
+ * PTY, the real Chromium renderer, goldens on disk. The prompt's colour comes
+ * from the command line (PS1), so a replay against another colour shows the
+ * same text (the text comparison passes) but different pixels.
+ */
+const { dir, cleanup } = tempDir('tapedeck-replay-shots-');
+afterAll(async () => {
+  await closeRenderer();
+  cleanup();
+});
+
+const bash = (sgr: number) => ['env', `PS1=\\[\\e[${sgr}m\\]demo$\\[\\e[0m\\] `, 'HISTFILE=', 'bash', '--norc', '--noprofile'];
+const GREEN = bash(32);
+const RED = bash(31);
+const MARKER = 'after echo';
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+/** Local runs: not CI, no update mode or profile from the caller's environment. */
+const LOCAL = { CI: '', TAPEDECK_UPDATE: '', TAPEDECK_PROFILE: '' };
+
+const cast = join(dir, 'colour.cast');
+const golden = join(dir, 'colour.after-echo.png');
+const actualPng = join(dir, 'colour.after-echo.actual.png');
+const diffPng = join(dir, 'colour.after-echo.diff.png');
+let markerLine = 0;
+/** What the red-prompt replay drew (its .actual.png). */
+let redLive: Buffer | undefined;
+
+const replay = (args: string[], env: Record<string, string> = LOCAL, cwd = dir) => tapedeck(['replay', ...args], { cwd, env });
+
+beforeAll(async () => {
+  await recordScript({
+    out: cast,
+    command: GREEN[0],
+    args: GREEN.slice(1),
+    cwd: dir,
+    rows: 6,
+    cols: 30,
+    steps: [{ waitFor: 'demo$' }, { type: 'echo hello\r' }, { waitFor: 'hello\ndemo$' }, { marker: MARKER }, { type: 'exit\r' }],
+  });
+  const { events } = await readCast(cast);
+  markerLine = events.find((e) => e.code === 'm' && e.data === MARKER)!.line;
+});
+
+describe('replay --screenshots', () => {
+  it('the first run writes <cast>.<marker>.png: a PNG of the checkpoint screen; the next run is clean', async () => {
+    const first = await replay(['colour.cast', '--screenshots']);
+    expect(first.stderr).toContain(`tapedeck: wrote new screenshot golden colour.after-echo.png (marker "${MARKER}")`);
+    expect(first.code).toBe(0);
+    const png = readFileSync(golden);
+    expect(png.subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
+    // It shows exactly the recorded screen at the marker, as `tapedeck screenshot --at` draws it.
+    const recorded = await screenshotCast(cast, { marker: MARKER });
+    expect(pngSize(png)).toEqual({ width: recorded.pixelWidth, height: recorded.pixelHeight });
+    expect(comparePngs(recorded.png, png).diffPixels).toBe(0);
+
+    const second = await replay(['colour.cast', '--screenshots']);
+    expect(second.code).toBe(0);
+    expect(second.stderr).not.toContain('screenshot golden');
+    expect(readFileSync(golden).equals(png)).toBe(true);
+    expect(existsSync(actualPng)).toBe(false);
+  });
+
+  it('a colour change the text form cannot see drifts with TD1106 at the marker line, leaving .actual.png and .diff.png', async () => {
+    const goldenBefore = readFileSync(golden);
+    const castBefore = readFileSync(cast);
+    // Without --screenshots (and without --styles) the same text replays clean.
+    const textOnly = await replay(['colour.cast', '--', ...RED]);
+    expect(textOnly.code).toBe(0);
+
+    const run = await replay(['colour.cast', '--screenshots', '--json', '--', ...RED]);
+    expect(run.code).toBe(1);
+    const [envelope, summary] = run.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(envelope).toMatchObject({ code: 'TD1106', span: { file: 'colour.cast', line: markerLine } });
+    expect(envelope.title).toBe(`checkpoint marker "${MARKER}": screenshot differs from colour.after-echo.png`);
+    expect(envelope.prose).toContain('actual: colour.after-echo.actual.png');
+    expect(envelope.prose).toContain('diff: colour.after-echo.diff.png');
+    expect(summary).toMatchObject({ drifts: 1, exit_code: 1 });
+    expect(run.stderr).toContain(`colour.cast:${markerLine}: step 2: checkpoint marker "${MARKER}": screenshot differs from colour.after-echo.png [TD1106]`);
+    expect(run.stderr).toMatch(/\d+ pixels \(ratio [\d.]+ of all image pixels\) are different; allowed 0/);
+
+    const actual = readFileSync(actualPng);
+    expect(actual.subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
+    expect(comparePngs(goldenBefore, actual).diffPixels).toBeGreaterThan(0);
+    expect(readFileSync(diffPng).subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
+    expect(existsSync(`${golden}.new`)).toBe(true); // the candidate, for `tapedeck review`
+    // The golden and the tape are untouched; the tape gets no .new (its text replayed clean).
+    expect(readFileSync(golden).equals(goldenBefore)).toBe(true);
+    expect(readFileSync(cast).equals(castBefore)).toBe(true);
+    expect(existsSync(`${cast}.new`)).toBe(false);
+
+    redLive = actual;
+
+    // Playwright's meanings: allowing every pixel to differ passes (and the stale images go);
+    // a bad value is a usage error.
+    const lenient = await replay(['colour.cast', '--screenshots', '--max-diff-pixel-ratio', '1', '--', ...RED]);
+    expect(lenient.code).toBe(0);
+    expect([actualPng, diffPng, `${golden}.new`].filter(existsSync)).toEqual([]);
+    expect(readFileSync(golden).equals(goldenBefore)).toBe(true);
+    expect((await replay(['colour.cast', '--screenshots', '--threshold', '2'])).stderr).toMatch(/--threshold expects a number from 0 to 1/);
+    const noFlag = await replay(['colour.cast', '--max-diff-pixels', '5']);
+    expect(noFlag.code).toBe(2);
+    expect(noFlag.stderr).toContain('--max-diff-pixels applies to checkpoint screenshots; add --screenshots');
+  });
+
+  it('on CI a missing screenshot golden fails and nothing is written', async () => {
+    const ci = join(dir, 'ci');
+    mkdirSync(ci);
+    copyFileSync(cast, join(ci, 'colour.cast'));
+    const run = await replay(['colour.cast', '--screenshots'], { ...LOCAL, CI: 'true' }, ci);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`colour.cast:${markerLine}: step 2: checkpoint marker "${MARKER}": screenshot golden colour.after-echo.png is missing [TD1106]`);
+    expect(run.stderr).toContain('on CI (CI is set) goldens are never written');
+    expect(readdirSync(ci)).toEqual(['colour.cast']);
+  });
+
+  it('--update rewrites the golden with the live screen, leaving the tape alone', async () => {
+    expect(redLive).toBeDefined();
+    const castBefore = readFileSync(cast);
+    const run = await replay(['colour.cast', '--screenshots', '--update', '--', ...RED]);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('tapedeck: updated screenshot golden colour.after-echo.png');
+    expect(comparePngs(redLive!, readFileSync(golden)).diffPixels).toBe(0);
+    expect(readFileSync(cast).equals(castBefore)).toBe(true); // no text drift: the tape stays as it was
+  });
+
+  it('without a working Chromium it stops with exit 6 and the fix, naming the tape and marker line', async () => {
+    const nowhere = join(dir, 'no-renderer');
+    mkdirSync(nowhere);
+    copyFileSync(cast, join(nowhere, 'colour.cast'));
+    const run = await replay(['colour.cast', '--screenshots'], { ...LOCAL, TAPEDECK_CHROMIUM: join(nowhere, 'no-such-chromium') }, nowhere);
+    expect(run.code).toBe(6);
+    expect(run.stderr).toContain(`tapedeck: colour.cast:${markerLine}: checkpoint screenshot of marker "${MARKER}" (--screenshots): Chromium not found at`);
+    expect(run.stderr).toContain('apt-get install');
+    expect(run.stderr).not.toMatch(/internal error|\n\s+at /);
+    expect(readdirSync(nowhere)).toEqual(['colour.cast']);
+  });
+});
+
+describe('toReplayCleanly(cast, { screenshots })', () => {
+  it('passes against the golden and fails with TD1106 on a colour change, in the test update mode', async () => {
+    // The golden now holds the red prompt (see --update above).
+    const ctx = { snapshotState: { snapshotUpdateState: 'none' as const } };
+    const clean = await replayCastCleanly(ctx, cast, RED, { screenshots: true, cwd: dir });
+    expect(clean.message()).toContain('replayed cleanly');
+    expect(clean.pass).toBe(true);
+    const drifted = await replayCastCleanly(ctx, cast, GREEN, { screenshots: { maxDiffPixels: 0 }, cwd: dir });
+    expect(drifted.pass).toBe(false);
+    expect(drifted.message()).toContain('[TD1106]');
+    expect(drifted.message()).toContain('colour.after-echo.actual.png');
+  });
+});

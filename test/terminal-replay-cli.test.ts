@@ -170,3 +170,20 @@ describe('masks and foreign recordings', () => {
     expect(drift.stderr).toMatch(/asciinema\.cast:\d+: step 1: screen never matched the recording before input "echo from asciinema\\r"/);
   });
 });
+
+describe('a tape from anywhere', () => {
+  it('takes only terminal and locale settings from the header env: nothing there runs code', async () => {
+    const project = join(dir, 'evil');
+    mkdirSync(project, { recursive: true });
+    const pwned = join(project, 'PWNED');
+    const header = {
+      version: 2, width: 40, height: 5, command: 'bash --norc --noprofile -c true',
+      env: { 'BASH_FUNC_true%%': `() { touch ${pwned}; }`, BASH_ENV: join(project, 'x.sh'), PATH: project, LANG: 'C.UTF-8' },
+    };
+    writeFileSync(join(project, 'x.sh'), `touch ${pwned}\n`);
+    writeFileSync(join(project, 'evil.cast'), `${JSON.stringify(header)}\n[0.1, "x", "0"]\n`);
+    const run = await tapedeck(['replay', 'evil.cast', '--step-timeout-ms', '500'], { cwd: project });
+    expect(run.code, run.stderr).toBe(0);
+    expect(() => readFileSync(pwned)).toThrow();
+  });
+});

@@ -85,8 +85,14 @@ export const DEFAULT_STEP_TIMEOUT_MS = 5000;
 /** After a drift, later steps stop waiting once the screen sat still this long (see ScreenWaitOptions). */
 const GIVE_UP_AFTER_DRIFT_MS = 500;
 
-/** Variables a tape must not set for the replayed program: they inject code into it. */
-const UNSAFE_RECORDED_ENV = /^(LD_|DYLD_)|^(BASH_ENV|ENV|PROMPT_COMMAND|NODE_OPTIONS|PYTHONSTARTUP|PERL5OPT)$/;
+/**
+ * The only variables a tape's header may set for the replayed program. A
+ * blocklist cannot keep up with the ways an environment runs code (BASH_FUNC_*,
+ * VIMINIT, LESSOPEN, PATH, PYTHONPATH...), and a tape may come from anywhere:
+ * only terminal and locale settings are taken. Anything else a program needs
+ * goes in its recorded argv (env NAME=VALUE cmd) or in the replay's own env.
+ */
+const RECORDED_ENV_ALLOWED = /^(SHELL|TERM|COLORTERM|LANG|LANGUAGE|LC_[A-Z]+|TZ)$/;
 
 /**
  * Replays a terminal tape against a fresh PTY of the recorded size: each
@@ -178,7 +184,7 @@ class TerminalReplay {
 
   private spawn(): Terminal {
     const { header, command } = this.plan;
-    const recorded = Object.fromEntries(Object.entries(header.env ?? {}).filter(([name]) => !UNSAFE_RECORDED_ENV.test(name)));
+    const recorded = Object.fromEntries(Object.entries(header.env ?? {}).filter(([name]) => RECORDED_ENV_ALLOWED.test(name)));
     try {
       return spawnTerminal(command[0], command.slice(1), {
         rows: header.rows,

@@ -80,8 +80,12 @@ describe('replay --screenshots', () => {
     const textOnly = await replay(['colour.cast', '--', ...RED]);
     expect(textOnly.code).toBe(0);
 
-    const run = await replay(['colour.cast', '--screenshots', '--json', '--', ...RED]);
+    const run = await replay(['colour.cast', '--screenshots', '--json', '--report', 'report.html', '--', ...RED]);
     expect(run.code).toBe(1);
+    // The report shows the golden, the actual and the diff image of the checkpoint.
+    const report = readFileSync(join(dir, 'report.html'), 'utf8');
+    expect(report).toContain(`screenshot: marker &quot;${MARKER}&quot;`);
+    expect(report.match(/data-shot="(expected|actual|diff)" src="data:image\/png;base64,/g)?.length).toBe(3);
     const [envelope, summary] = run.stdout.trim().split('\n').map((l) => JSON.parse(l));
     expect(envelope).toMatchObject({ code: 'TD1106', span: { file: 'colour.cast', line: markerLine } });
     expect(envelope.title).toBe(`checkpoint marker "${MARKER}": screenshot differs from colour.after-echo.png`);

@@ -1,8 +1,10 @@
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { relative } from 'node:path';
+import type { CheckpointScreenshot } from '../replayer/terminal-screenshot.js';
 import type { ReplayTapesResult } from '../replayer/replay-tapes.js';
 import { openCast } from './asciicast-read.js';
 import { parseScreenGolden } from './golden-text.js';
-import { diffImage } from './pixel-diff.js';
+import { diffImage, mismatchArtifactPaths } from './pixel-diff.js';
 import type { ReportRun, ReportScreenshot, ReportTape } from './report-html.js';
 import { renderSnapshot } from './renderer.js';
 import { Screen } from './screen.js';
@@ -37,10 +39,22 @@ export async function reportFromRun(run: ReplayTapesResult, options: ReportFromR
         tape.replayedMarkers = markers; // the live cast keeps the recorded step timing
       }
     }
-    if (options.screenshots && t.drifts.length > 0) tape.screenshots = await driftScreenshots(t.drifts);
+    const shots = [...checkpointMismatches(t.screenshots ?? [])];
+    if (options.screenshots && t.drifts.some((d) => d.actual !== undefined)) shots.push(...(await driftScreenshots(t.drifts)));
+    if (shots.length) tape.screenshots = shots;
     tapes.push(tape);
   }
   return { title: options.title, startedAt: options.startedAt ?? new Date(Date.now() - run.durationMs), durationMs: run.durationMs, tapes };
+}
+
+/** Checkpoint screenshot goldens that differed: the golden, and the actual and diff images written beside it. */
+function* checkpointMismatches(shots: readonly CheckpointScreenshot[]): Generator<ReportScreenshot> {
+  for (const shot of shots) {
+    if (shot.status !== 'mismatch') continue;
+    const { actual, diff } = mismatchArtifactPaths(shot.golden);
+    const read = (path: string) => (existsSync(path) ? readFileSync(path) : undefined);
+    yield { label: `marker "${shot.marker}" (${relative(process.cwd(), shot.golden)})`, expected: read(shot.golden), actual: read(actual), diff: read(diff) };
+  }
 }
 
 /** The cast's own markers, plus one at each drifted step's line. */

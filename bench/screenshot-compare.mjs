@@ -1,11 +1,24 @@
 // Comparing two 1000x600 PNGs with tapedeck (decode both + pixelmatch count)
 // versus raw pixelmatch on already-decoded RGBA buffers, same run.
-// Target: ratio <= 1.5. The images are terminal-like: a dark background with
-// text-sized blobs, and the second one has a few cells changed.
+// Target: ratio <= 1.5.
+//
+// Two kinds of input:
+//   synthetic  terminal-like blobs drawn in Node and encoded by pngjs (RGBA,
+//              deflate level 9): ~270 KB, an unusually expensive PNG to inflate.
+//   chromium   real screenshots: a 120x40 screen painted by tapedeck's renderer
+//              and captured by Chromium (CDP Page.captureScreenshot) clipped to
+//              1000x600: RGB, tens of KB, what goldens actually look like.
+// Each case gets fresh copies of the PNG bytes every run (nothing is cached
+// between runs). BENCH_DIST=path/to/dist measures another build (e.g. a copy of
+// the previous one) with the same inputs.
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import pngjs from 'pngjs';
 import pixelmatch from 'pixelmatch';
-import { comparePngs } from '../dist/render/pixel-diff.js';
-import { decodePng } from '../dist/render/pixel-diff-png.js';
+
+const dist = pathToFileURL(resolve(process.env.BENCH_DIST ?? new URL('../dist', import.meta.url).pathname)).href;
+const { comparePngs } = await import(`${dist}/render/pixel-diff.js`);
+const { decodePng } = await import(`${dist}/render/pixel-diff-png.js`);
 
 const RUNS = Number(process.env.RUNS ?? 40);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -32,6 +45,50 @@ function screenImage(changedCells, seed = 42) {
   return pngjs.PNG.sync.write({ width: W, height: H, data });
 }
 
+/** A code-listing-like screen (syntax colours, a status line); `variant` changes a few cells or the whole text. */
+function screenText(variant) {
+  const words = ['const', 'return', 'function', 'value', 'index', 'buffer', 'width', 'height', 'if', 'for', 'await', 'render', 'pixel', 'row', '=>', '{', '}', '(x)', '0xff', '"text"'];
+  const colours = [0, 31, 32, 33, 34, 35, 36, 90];
+  let s = variant === 'other' ? 97 : 11;
+  const rand = (n) => ((s = (s * 1103515245 + 12345) >>> 0) >>> 16) % n;
+  const lines = [];
+  for (let r = 0; r < 39; r++) {
+    let line = `\x1b[90m${String(r + 1).padStart(4)}\x1b[0m `;
+    let len = 5;
+    const indent = rand(4) * 2;
+    line += ' '.repeat(indent);
+    len += indent;
+    const n = rand(3) === 0 ? 0 : 2 + rand(12);
+    for (let k = 0; k < n && len < 110; k++) {
+      const w = words[rand(words.length)];
+      line += `\x1b[${colours[rand(colours.length)]}m${w}\x1b[0m `;
+      len += w.length + 1;
+    }
+    lines.push(line);
+  }
+  if (variant === 'changed') lines[7] += '\x1b[33mfix\x1b[0m'; // three cells, one line
+  if (variant === 'changed') lines[30] += '!';
+  lines.push(`\x1b[7m NORMAL  src/render/pixel-diff.ts${' '.repeat(60)}${variant === 'changed' ? '42' : '41'}:7  All \x1b[0m`);
+  return lines.join('\r\n');
+}
+
+async function chromiumImages() {
+  const { Screen } = await import(`${dist}/render/screen.js`);
+  const { capture, closeRenderer, rendererPage, renderSnapshot } = await import(`${dist}/render/renderer.js`);
+  const shot = async (variant) => {
+    const screen = new Screen({ rows: 40, cols: 120, scrollback: 0 });
+    await screen.write(screenText(variant));
+    await renderSnapshot(screen.snapshot({ includeCells: true }), { cursor: 'hide' });
+    screen.dispose();
+    return capture(await rendererPage(), { width: W, height: H });
+  };
+  try {
+    return { base: await shot('base'), changed: await shot('changed'), other: await shot('other') };
+  } finally {
+    await closeRenderer();
+  }
+}
+
 function measure(label, a, b) {
   const da = decodePng(a);
   const db = decodePng(b);
@@ -39,8 +96,9 @@ function measure(label, a, b) {
   const raw = [];
   let count = 0;
   for (let i = 0; i < RUNS; i++) {
+    const [ca, cb] = [Buffer.from(a), Buffer.from(b)];
     let t = performance.now();
-    count = comparePngs(a, b, { maxDiffPixelRatio: 1 }).diffPixels;
+    count = comparePngs(ca, cb, { maxDiffPixelRatio: 1 }).diffPixels;
     ours.push(performance.now() - t);
     t = performance.now();
     const n = pixelmatch(da.data, db.data, null, W, H, { threshold: 0.2 });
@@ -49,10 +107,15 @@ function measure(label, a, b) {
   }
   const m1 = median(ours);
   const m2 = median(raw);
-  console.log(`compare 1000x600 PNGs, ${label} (${count} px differ): tapedeck median ${m1.toFixed(2)} ms, raw pixelmatch on decoded buffers median ${m2.toFixed(2)} ms, ratio ${(m1 / m2).toFixed(2)} (target <= 1.5)`);
+  console.log(`compare 1000x600 PNGs, ${label} (${(a.length / 1024).toFixed(0)}/${(b.length / 1024).toFixed(0)} KB, ${count} px differ): tapedeck median ${m1.toFixed(2)} ms, raw pixelmatch on decoded buffers median ${m2.toFixed(2)} ms, ratio ${(m1 / m2).toFixed(2)} (target <= 1.5)`);
 }
 
 const a = screenImage(new Set());
-measure('a few cells changed', a, screenImage(new Set(['3,4', '50,10', '51,10', '90,25'])));
-measure('another screen', a, screenImage(new Set(), 7));
-measure('byte-identical files', a, Buffer.from(a));
+measure('synthetic, a few cells changed', a, screenImage(new Set(['3,4', '50,10', '51,10', '90,25'])));
+measure('synthetic, another screen', a, screenImage(new Set(), 7));
+measure('synthetic, byte-identical files', a, Buffer.from(a));
+
+const shots = await chromiumImages();
+measure('chromium, a few cells changed', shots.base, shots.changed);
+measure('chromium, another screen', shots.base, shots.other);
+measure('chromium, byte-identical files', shots.base, Buffer.from(shots.base));

@@ -1,8 +1,13 @@
 // Warm screenshot of a 120x40 screen (repaint + xterm.js paint + PNG encode),
 // versus Chromium's own raw capture (CDP Page.captureScreenshot, PNG) of the same
 // page area, measured in the same run. Target: ratio <= 1.3.
-import { Screen } from '../dist/render/screen.js';
-import { capture, closeRenderer, rendererPage, renderSnapshot } from '../dist/render/renderer.js';
+// BENCH_DIST=path/to/dist measures another build (e.g. a copy of the previous one).
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const dist = pathToFileURL(resolve(process.env.BENCH_DIST ?? new URL('../dist', import.meta.url).pathname)).href;
+const { Screen } = await import(`${dist}/render/screen.js`);
+const { capture, closeRenderer, rendererPage, renderSnapshot } = await import(`${dist}/render/renderer.js`);
 
 const RUNS = Number(process.env.RUNS ?? 40);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

@@ -3,8 +3,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pngjs from 'pngjs';
 import pixelmatch from 'pixelmatch';
-import { comparePngs, countDiffPixels, writeMismatchArtifacts } from '../src/render/pixel-diff.js';
-import { decodePng, pngSize } from '../src/render/pixel-diff-png.js';
+import { comparePngs, countDiffPixels, diffImage, writeMismatchArtifacts } from '../src/render/pixel-diff.js';
+import { decodePng, differingRows, inflatePng, pngSize, toRgba } from '../src/render/pixel-diff-png.js';
 import { tempDir } from './helpers/cli.js';
 
 const { PNG } = pngjs;
@@ -119,6 +119,47 @@ describe('comparePngs (Playwright toHaveScreenshot meanings)', () => {
       const b = decodePng(changed(n));
       expect(countDiffPixels(a, b, 0.2)).toBe(pixelmatch(a.data, b.data, null, w, h, { threshold: 0.2 }));
     }
+  });
+
+  it('counts what pixelmatch counts on the whole decoded images, for changes spread over the image (every filter, RGB and RGBA)', () => {
+    const W = 61;
+    const H = 90;
+    for (const colorType of [2, 6]) {
+      const raw = image(W, H, 11 + colorType);
+      const a = encode(W, H, raw, colorType);
+      // Separate clusters (top, middle, bottom rows, and two rows 5 apart), one-pixel and wide changes.
+      for (const rows of [[0], [H - 1], [0, H - 1], [10, 15], [10, 14], [3, 40, 41, 42, 88], [20]]) {
+        const data = Buffer.from(raw);
+        for (const y of rows) for (let x = (y * 7) % W; x < W; x += 1 + (y % 5)) data[(y * W + x) * 4] ^= 0x80;
+        const b = encode(W, H, data, colorType);
+        const full = (png: Buffer) => PNG.sync.read(png).data;
+        const expected = pixelmatch(full(a), full(b), null, W, H, { threshold: 0.2 });
+        expect(comparePngs(a, b, { maxDiffPixelRatio: 1 }).diffPixels).toBe(expected);
+        expect(countDiffPixels(decodePng(a), decodePng(b), 0.2)).toBe(expected);
+        // The partly decoded images finish decoding exactly as pngjs decodes them.
+        const ra = inflatePng(a)!;
+        const rb = inflatePng(b)!;
+        expect(differingRows(ra, rb)).toEqual(rows);
+        expect(toRgba(ra, 0, H).data.equals(full(a))).toBe(true);
+        expect(toRgba(rb, 0, H).data.equals(full(b))).toBe(true);
+      }
+    }
+  });
+
+  it('an RGB and an RGBA encoding of the same pixels match; of different pixels, count as pixelmatch does', () => {
+    const rgb = encode(w, h, base, 2);
+    const rgba = encode(w, h, base, 6);
+    expect(comparePngs(rgb, rgba).diffPixels).toBe(0);
+    const other = PNG.sync.read(changed(25)).data;
+    const otherRgba = encode(w, h, other, 6);
+    expect(comparePngs(rgb, otherRgba, { maxDiffPixelRatio: 1 }).diffPixels).toBe(pixelmatch(PNG.sync.read(rgb).data, other, null, w, h, { threshold: 0.2 }));
+  });
+
+  it('the diff image of a failed comparison is the one diffImage draws from scratch', () => {
+    const actual = changed(30);
+    const r = comparePngs(expectedPng, actual);
+    const [, diffPath] = writeMismatchArtifacts(join(temp.dir, 'reuse', 'screen.png'), expectedPng, actual, r);
+    expect(readFileSync(diffPath).equals(diffImage(expectedPng, actual))).toBe(true);
   });
 
   it('writes <golden>.actual.png and <golden>.diff.png beside the golden', () => {

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Screen } from '../src/render/screen.js';
-import { closeRenderer, renderSnapshot } from '../src/render/renderer.js';
+import { closeRenderer, rendererPage, renderSnapshot } from '../src/render/renderer.js';
 import { screenshotSnapshot } from '../src/render/screenshot.js';
 import { decodePng, type RgbaImage } from '../src/render/pixel-diff-png.js';
 import { PROFILES } from '../src/render/profiles.js';
@@ -75,6 +75,32 @@ describe('browser renderer', () => {
     expect(restarted.renderProfileHash).toBe(first.renderProfileHash);
     a.dispose();
     b.dispose();
+  });
+
+  it('painting at once (not on the next animation frame) captures each screen exactly as the frame would', async () => {
+    const screens = await Promise.all([CRAFTED, 'hello\r\n\x1b[1;32mworld\x1b[0m', `${CRAFTED}\x1b[3;1H\x1b[41mchanged`].map((t) => screenOf(t)));
+    const snaps = screens.map((s) => s.snapshot({ includeCells: true }));
+    screens.forEach((s) => s.dispose());
+    await renderSnapshot(snaps[0]);
+    const { page } = await rendererPage();
+    type Page = { renderNow: unknown; savedRenderNow?: unknown };
+    // The reference: the page waits for xterm's own animation frame, as before renderNow.
+    await page.evaluate(() => {
+      const w = window as unknown as Page;
+      w.savedRenderNow = w.renderNow;
+      w.renderNow = () => {};
+    });
+    const reference: Buffer[] = [];
+    for (const snap of snaps) reference.push((await renderSnapshot(snap)).png);
+    await page.evaluate(() => {
+      const w = window as unknown as Page;
+      w.renderNow = w.savedRenderNow;
+    });
+    for (let i = 0; i < 15; i++) {
+      const k = i % snaps.length;
+      expect((await renderSnapshot(snaps[k])).png.equals(reference[k])).toBe(true);
+    }
+    expect(new Set(reference.map((png) => png.toString('base64'))).size).toBe(3);
   });
 
   it('draws cells where the grid says: wide characters span two cells, colours are exact', async () => {

@@ -3,9 +3,10 @@ import pngjs from 'pngjs';
 
 /**
  * PNG decoding for comparisons. Chromium writes 8-bit RGB or RGBA,
- * non-interlaced PNGs; those take a fast path (zlib inflate + a tight unfilter
- * loop, several times faster than pngjs's general decoder); anything else
- * (palette, 16-bit, interlaced, grey) goes through pngjs.
+ * non-interlaced PNGs; those take a fast path (one zlib inflate into a buffer
+ * of the exact size, then PNG's row filters reversed only for the rows that
+ * are asked for); anything else (palette, 16-bit, interlaced, grey) goes
+ * through pngjs.
  */
 const { PNG } = pngjs;
 
@@ -14,6 +15,21 @@ export interface RgbaImage {
   height: number;
   /** width * height * 4 bytes, RGBA. */
   data: Buffer;
+}
+
+/**
+ * An inflated fast-path PNG: its scanlines, each a filter byte and `stride`
+ * bytes. Rows are unfiltered in place on demand (`done` marks which), so a
+ * comparison can leave the identical rest of an image untouched.
+ */
+export interface PngRows {
+  width: number;
+  height: number;
+  /** Bytes per pixel: 3 (RGB) or 4 (RGBA). */
+  bpp: 3 | 4;
+  stride: number;
+  raw: Uint8Array;
+  done: Uint8Array;
 }
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -29,11 +45,8 @@ export function pngSize(png: Buffer): { width: number; height: number } {
 }
 
 export function decodePng(png: Buffer): RgbaImage {
-  const { width, height } = pngSize(png);
-  const bitDepth = png[24];
-  const colorType = png[25];
-  const interlace = png[28];
-  if (bitDepth === 8 && (colorType === 2 || colorType === 6) && interlace === 0) return decodeFast(png, width, height, colorType === 6 ? 4 : 3);
+  const rows = inflatePng(png);
+  if (rows) return toRgba(rows, 0, rows.height);
   try {
     const img = PNG.sync.read(png);
     return { width: img.width, height: img.height, data: img.data };
@@ -46,7 +59,14 @@ export function encodePng(img: RgbaImage): Buffer {
   return PNG.sync.write({ width: img.width, height: img.height, data: img.data });
 }
 
-function decodeFast(png: Buffer, width: number, height: number, bpp: number): RgbaImage {
+/** The inflated scanlines of an 8-bit RGB/RGBA non-interlaced PNG; null for any other kind (use decodePng). */
+export function inflatePng(png: Buffer): PngRows | null {
+  const { width, height } = pngSize(png);
+  const bitDepth = png[24];
+  const colorType = png[25];
+  const interlace = png[28];
+  if (!(bitDepth === 8 && (colorType === 2 || colorType === 6) && interlace === 0)) return null;
+  const bpp = colorType === 6 ? 4 : 3;
   const idat: Buffer[] = [];
   for (let off = 8; off + 8 <= png.length; ) {
     const len = png.readUInt32BE(off);
@@ -55,21 +75,41 @@ function decodeFast(png: Buffer, width: number, height: number, bpp: number): Rg
     if (type === 'IEND') break;
     off += 12 + len;
   }
+  const stride = width * bpp;
+  const size = (stride + 1) * height;
   let raw: Buffer;
   try {
-    raw = inflateSync(idat.length === 1 ? idat[0] : Buffer.concat(idat));
+    // One output buffer a little larger than the image data: zlib never has to
+    // grow it, and Node returns it without concatenating 16 KB pieces.
+    raw = inflateSync(idat.length === 1 ? idat[0] : Buffer.concat(idat), { chunkSize: Math.max(64, size + 64) });
   } catch (err) {
     throw new PngError(`cannot decode PNG: ${(err as Error).message}`);
   }
-  const stride = width * bpp;
-  if (raw.length < (stride + 1) * height) throw new PngError('cannot decode PNG: image data is truncated');
-  unfilter(raw, stride, height, bpp);
-  const out = Buffer.allocUnsafe(width * height * 4);
-  for (let y = 0; y < height; y++) {
+  if (raw.length < size) throw new PngError('cannot decode PNG: image data is truncated');
+  return { width, height, bpp, stride, raw: new Uint8Array(raw.buffer, raw.byteOffset, size), done: new Uint8Array(height) };
+}
+
+/** Unfilters row y, and before it any rows above that it depends on and that are still filtered. */
+export function unfilterRows(img: PngRows, y: number): void {
+  const { raw, done, stride } = img;
+  if (done[y]) return;
+  // Walk up to a row that needs no row above it: the first row, a row whose
+  // filter is None or Sub, or one below an already unfiltered row.
+  let from = y;
+  while (from > 0 && !done[from - 1] && raw[from * (stride + 1)] > 1) from--;
+  for (let r = from; r <= y; r++) if (!done[r]) unfilterRow(img, r);
+}
+
+/** Rows [top, bottom) as RGBA (unfiltering what is needed). */
+export function toRgba(img: PngRows, top: number, bottom: number): RgbaImage {
+  const { width, stride, bpp, raw } = img;
+  const out = Buffer.allocUnsafe(width * (bottom - top) * 4);
+  for (let y = top; y < bottom; y++) {
+    unfilterRows(img, y);
     let s = y * (stride + 1) + 1;
-    let d = y * width * 4;
+    let d = (y - top) * width * 4;
     if (bpp === 4) {
-      raw.copy(out, d, s, s + stride);
+      out.set(raw.subarray(s, s + stride), d);
       continue;
     }
     for (let x = 0; x < width; x++, s += 3, d += 4) {
@@ -79,46 +119,101 @@ function decodeFast(png: Buffer, width: number, height: number, bpp: number): Rg
       out[d + 3] = 255;
     }
   }
-  return { width, height, data: out };
+  return { width, height: bottom - top, data: out };
 }
 
-/** Reverses PNG's per-row filters in place (the filter byte stays, unused). */
-function unfilter(raw: Buffer, stride: number, height: number, bpp: number): void {
-  for (let y = 0; y < height; y++) {
-    const row = y * (stride + 1);
-    const filter = raw[row];
-    const cur = row + 1;
-    const prev = cur - (stride + 1); // only read when y > 0
-    switch (filter) {
-      case 0:
-        break;
-      case 1:
-        for (let i = bpp; i < stride; i++) raw[cur + i] = (raw[cur + i] + raw[cur + i - bpp]) & 0xff;
-        break;
-      case 2:
-        if (y > 0) for (let i = 0; i < stride; i++) raw[cur + i] = (raw[cur + i] + raw[prev + i]) & 0xff;
-        break;
-      case 3:
-        for (let i = 0; i < stride; i++) {
-          const left = i >= bpp ? raw[cur + i - bpp] : 0;
-          const up = y > 0 ? raw[prev + i] : 0;
-          raw[cur + i] = (raw[cur + i] + ((left + up) >> 1)) & 0xff;
-        }
-        break;
-      case 4:
-        for (let i = 0; i < stride; i++) {
-          const a = i >= bpp ? raw[cur + i - bpp] : 0;
-          const b = y > 0 ? raw[prev + i] : 0;
-          const c = i >= bpp && y > 0 ? raw[prev + i - bpp] : 0;
-          const p = a + b - c;
-          const pa = Math.abs(p - a);
-          const pb = Math.abs(p - b);
-          const pc = Math.abs(p - c);
-          raw[cur + i] = (raw[cur + i] + (pa <= pb && pa <= pc ? a : pb <= pc ? b : c)) & 0xff;
-        }
-        break;
-      default:
-        throw new PngError(`cannot decode PNG: unknown row filter ${filter}`);
+/**
+ * The rows whose pixels differ between two images of the same size and kind,
+ * in order, unfiltering as few rows as it can: a row whose filtered bytes are
+ * equal in both images holds the same pixels when the row above does (or when
+ * its filter does not look up), so such rows are passed over without
+ * reversing their filters.
+ */
+export function differingRows(a: PngRows, b: PngRows): number[] {
+  if (a.width !== b.width || a.height !== b.height || a.bpp !== b.bpp) throw new Error('differingRows: images of different size or kind');
+  const line = a.stride + 1;
+  const ra = a.raw;
+  const rb = b.raw;
+  const rows: number[] = [];
+  let aboveEqual = true; // the row above holds the same pixels in both (true above the first row)
+  for (let y = 0; y < a.height; y++) {
+    const o = y * line;
+    if (!a.done[y] && !b.done[y] && (aboveEqual || ra[o] <= 1) && Buffer.compare(ra.subarray(o, o + line), rb.subarray(o, o + line)) === 0) {
+      aboveEqual = true;
+      continue;
     }
+    unfilterRows(a, y);
+    unfilterRows(b, y);
+    aboveEqual = Buffer.compare(ra.subarray(o + 1, o + line), rb.subarray(o + 1, o + line)) === 0;
+    if (!aboveEqual) rows.push(y);
   }
+  return rows;
+}
+
+/** Reverses PNG's filter on one row in place; the row above is already unfiltered. */
+function unfilterRow(img: PngRows, y: number): void {
+  const { raw, stride, bpp } = img;
+  const row = y * (stride + 1);
+  const filter = raw[row];
+  const cur = row + 1;
+  const prev = cur - (stride + 1); // only read when y > 0
+  const end = cur + stride;
+  // raw is a Uint8Array: stores wrap modulo 256 by themselves.
+  switch (filter) {
+    case 0:
+      break;
+    case 1:
+      for (let i = cur + bpp; i < end; i++) raw[i] += raw[i - bpp];
+      break;
+    case 2:
+      if (y > 0) for (let i = cur, j = prev; i < end; i++, j++) raw[i] += raw[j];
+      break;
+    case 3:
+      if (y > 0) {
+        for (let i = cur, j = prev; i < cur + bpp; i++, j++) raw[i] += raw[j] >> 1;
+        for (let i = cur + bpp, j = prev + bpp; i < end; i++, j++) raw[i] += (raw[i - bpp] + raw[j]) >> 1;
+      } else {
+        for (let i = cur + bpp; i < end; i++) raw[i] += raw[i - bpp] >> 1;
+      }
+      break;
+    case 4:
+      if (y > 0) {
+        // One channel at a time, so left and upper-left stay in locals. In the
+        // first pixel they are 0 and Paeth picks the byte above.
+        for (let k = 0; k < bpp; k++) {
+          let i = cur + k;
+          let j = prev + k;
+          let c = raw[j];
+          let a = (raw[i] + c) & 0xff;
+          raw[i] = a;
+          for (i += bpp, j += bpp; i < end; i += bpp, j += bpp) {
+            const b = raw[j];
+            let p: number;
+            // Flat areas and straight edges (most of a terminal) decide early:
+            // a = c gives pb = 0, so b; b = c gives pa = 0, so a.
+            if (a === c) p = b;
+            else if (b === c) p = a;
+            else {
+              let pa = b - c;
+              if (pa < 0) pa = -pa;
+              let pb = a - c;
+              if (pb < 0) pb = -pb;
+              let pc = a + b - c - c;
+              if (pc < 0) pc = -pc;
+              p = pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
+            }
+            a = (raw[i] + p) & 0xff;
+            raw[i] = a;
+            c = b;
+          }
+        }
+      } else {
+        // Above is 0: Paeth picks the byte to the left, as Sub does.
+        for (let i = cur + bpp; i < end; i++) raw[i] += raw[i - bpp];
+      }
+      break;
+    default:
+      throw new PngError(`cannot decode PNG: unknown row filter ${filter}`);
+  }
+  img.done[y] = 1;
 }

@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import pixelmatch from 'pixelmatch';
 import { writeFileAtomic } from '../core/atomic-write.js';
 import { usageError } from '../core/errors.js';
-import { decodePng, encodePng, pngSize, PngError, type RgbaImage } from './pixel-diff-png.js';
+import { decodePng, differingRows, encodePng, inflatePng, pngSize, PngError, toRgba, type PngRows, type RgbaImage } from './pixel-diff-png.js';
 
 /**
  * Pixel comparison with Playwright toHaveScreenshot's meanings:
@@ -58,46 +58,89 @@ export function comparePngs(expected: Buffer, actual: Buffer, options: PixelComp
       message: `image size differs: expected ${expectedSize.width}x${expectedSize.height} px, got ${actualSize.width}x${actualSize.height} px`,
     };
   }
-  const diffPixels = expected.equals(actual) ? 0 : countDiffPixels(decodePng(expected), decodePng(actual), opts.threshold);
+  const decoded: Decoded = { expected, actual };
+  const diffPixels = expected.equals(actual) ? 0 : countPngDiffPixels(decoded, opts.threshold);
   const diffRatio = pixels ? diffPixels / pixels : 0;
   const pass = diffPixels <= allowed;
   const ratioText = (Math.ceil(diffRatio * 10000) / 10000).toString();
-  return {
+  const comparison: PixelComparison = {
     ...base, pass, diffPixels, diffRatio, sizeMismatch: false,
     message: pass
       ? `${diffPixels} pixels differ (allowed ${allowed})`
       : `${diffPixels} pixels (ratio ${ratioText} of all image pixels) are different; allowed ${allowed} (threshold ${opts.threshold})`,
   };
+  if (!pass) decodedBy.set(comparison, decoded);
+  return comparison;
+}
+
+/** The two PNGs of a comparison and what was decoded of them (kept for the diff image of a failed one). */
+interface Decoded {
+  expected: Buffer;
+  actual: Buffer;
+  rows?: [PngRows, PngRows];
+}
+
+const decodedBy = new WeakMap<PixelComparison, Decoded>();
+
+/**
+ * pixelmatch's count for two equally sized PNGs. Chromium's kind of PNG (8-bit
+ * RGB/RGBA) is inflated once and compared scanline by scanline; only the rows
+ * around a difference have their filters reversed and go to pixelmatch (see
+ * countDiffPixels for why the band gives the whole image's count).
+ */
+function countPngDiffPixels(d: Decoded, threshold: number): number {
+  const a = inflatePng(d.expected);
+  const b = a && inflatePng(d.actual);
+  if (!a || !b || a.bpp !== b.bpp) return countDiffPixels(decodePng(d.expected), decodePng(d.actual), threshold);
+  d.rows = [a, b];
+  let n = 0;
+  for (const [top, bottom] of bandsAround(differingRows(a, b), a.height)) {
+    n += pixelmatch(toRgba(a, top, bottom).data, toRgba(b, top, bottom).data, null, a.width, bottom - top, { threshold });
+  }
+  return n;
 }
 
 /**
- * pixelmatch's count, computed on the band of rows that differ: pixelmatch's
- * anti-aliasing check looks two pixels around each differing pixel, so a band
- * with two identical rows above and below counts exactly what the whole image
- * would, without walking the identical rest of the screen.
+ * pixelmatch's count, computed on bands of rows around the rows that differ:
+ * pixelmatch counts only pixels that differ, and whether one counts (its
+ * anti-aliasing check) depends on the pixels at most two rows above and below
+ * it, so bands reaching two identical rows beyond the differing ones count
+ * exactly what the whole image would, without walking the identical rest.
  */
 export function countDiffPixels(a: RgbaImage, b: RgbaImage, threshold: number): number {
   const rowBytes = a.width * 4;
-  let first = -1;
-  let last = -1;
+  const rows: number[] = [];
   for (let y = 0; y < a.height; y++) {
     const s = y * rowBytes;
-    if (a.data.compare(b.data, s, s + rowBytes, s, s + rowBytes) !== 0) {
-      if (first < 0) first = y;
-      last = y;
-    }
+    if (a.data.compare(b.data, s, s + rowBytes, s, s + rowBytes) !== 0) rows.push(y);
   }
-  if (first < 0) return 0;
-  const top = Math.max(0, first - 2);
-  const bottom = Math.min(a.height, last + 3);
-  const band = (img: RgbaImage) => img.data.subarray(top * rowBytes, bottom * rowBytes);
-  return pixelmatch(band(a), band(b), null, a.width, bottom - top, { threshold });
+  let n = 0;
+  for (const [top, bottom] of bandsAround(rows, a.height)) {
+    const band = (img: RgbaImage) => img.data.subarray(top * rowBytes, bottom * rowBytes);
+    n += pixelmatch(band(a), band(b), null, a.width, bottom - top, { threshold });
+  }
+  return n;
+}
+
+/** [top, bottom) row bands covering two rows around each of `rows` (ascending), merged where they touch. */
+export function bandsAround(rows: readonly number[], height: number): Array<[number, number]> {
+  const bands: Array<[number, number]> = [];
+  for (const y of rows) {
+    const top = Math.max(0, y - 2);
+    const bottom = Math.min(height, y + 3);
+    const last = bands[bands.length - 1];
+    if (last && top <= last[1]) last[1] = bottom;
+    else bands.push([top, bottom]);
+  }
+  return bands;
 }
 
 /** A diff image (pixelmatch's red-on-faded-original) of two equally sized PNGs. */
 export function diffImage(expected: Buffer, actual: Buffer, threshold = DEFAULT_THRESHOLD): Buffer {
-  const a = decodePng(expected);
-  const b = decodePng(actual);
+  return diffOf(decodePng(expected), decodePng(actual), threshold);
+}
+
+function diffOf(a: RgbaImage, b: RgbaImage, threshold: number): Buffer {
   const out = Buffer.alloc(a.width * a.height * 4);
   pixelmatch(a.data, b.data, out, a.width, a.height, { threshold });
   return encodePng({ width: a.width, height: a.height, data: out });
@@ -114,7 +157,13 @@ export function writeMismatchArtifacts(goldenPath: string, expected: Buffer, act
   mkdirSync(dirname(goldenPath), { recursive: true });
   writeFileAtomic(paths.actual, actual);
   if (comparison.sizeMismatch) return [paths.actual];
-  writeFileAtomic(paths.diff, diffImage(expected, actual, threshold));
+  // The comparison already inflated both images: finish decoding those rather than starting over.
+  const known = decodedBy.get(comparison);
+  const rows = known && known.expected === expected && known.actual === actual ? known.rows : undefined;
+  const diff = rows
+    ? diffOf(toRgba(rows[0], 0, rows[0].height), toRgba(rows[1], 0, rows[1].height), threshold ?? DEFAULT_THRESHOLD)
+    : diffImage(expected, actual, threshold);
+  writeFileAtomic(paths.diff, diff);
   return [paths.actual, paths.diff];
 }
 

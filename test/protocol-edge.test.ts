@@ -119,3 +119,25 @@ describe('fix --apply rules', () => {
     expect(readFileSync(file, 'utf8')).toBe('a\nB\nc\nd\n');
   });
 });
+
+describe('bytes that are not UTF-8', () => {
+  test('are recorded exactly, a change in them is drift, and --update keeps the new bytes exactly', async () => {
+    const dir = temp();
+    const tape = join(dir, 'bytes.ndjson');
+    const server = fixture('bytes-server.mjs');
+    expect((await tapedeck(['record', '--out', tape, '--', ...server], { input: '{"op":"x"}\n' })).code).toBe(0);
+    const stored = JSON.parse(readFileSync(tape, 'utf8'));
+    const bytesOf = (line: { response_base64: string }) => {
+      const b = Buffer.from(line.response_base64, 'base64');
+      return b.subarray(b.indexOf(0xff), b.indexOf(0xff) + 3);
+    };
+    expect(bytesOf(stored)).toEqual(Buffer.from([0xff, 0xfe, 0x41]));
+    expect((await tapedeck(['replay', tape, '--', ...server])).code).toBe(0);
+    const changed = await tapedeck(['replay', tape, '--', ...server], { env: { BYTE: String(0x42) } });
+    expect(changed.code).toBe(1);
+    expect((await tapedeck(['replay', tape, '--update', '--', ...server], { env: { BYTE: String(0x42) } })).code).toBe(0);
+    const updated = JSON.parse(readFileSync(tape, 'utf8'));
+    expect(bytesOf(updated)).toEqual(Buffer.from([0xff, 0xfe, 0x42]));
+    expect((await tapedeck(['replay', tape, '--', ...server], { env: { BYTE: String(0x42) } })).code).toBe(0);
+  });
+});

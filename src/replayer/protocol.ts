@@ -1,4 +1,5 @@
 import { rmSync } from 'node:fs';
+import { isUtf8 } from 'node:buffer';
 import { type Boundary, type Exchange, ResponseFramer, responseBytes } from '../core/boundary.js';
 import { Normaliser } from '../core/normalise.js';
 import { describeExit } from '../core/process.js';
@@ -174,11 +175,18 @@ export async function replayProtocolTape(tapeOrPath: ProtocolTape | string, opti
   let pendingPath: string | undefined;
   if ((options.update || options.writePending) && drifts.length > 0) {
     // Only complete live responses are accepted; a timeout or a crash is not an answer.
-    const replacements = new Map<number, string>();
+    const replacements = new Map<number, string | Buffer>();
     for (const d of drifts) {
       if (d.code === 'TD1002' || d.code === 'TD1003') continue;
       const i = d.pair - 1;
-      replacements.set(i, redactFor(tape, pairs[i].actual ?? '', options.redactEnv ?? [], env));
+      const live = exchanges[i] ? responseBytes(exchanges[i]) : Buffer.alloc(0);
+      // Bytes that are not UTF-8 are kept exactly (response_base64), redacted through a latin1 view.
+      replacements.set(
+        i,
+        isUtf8(live)
+          ? redactFor(tape, live.toString('utf8'), options.redactEnv ?? [], env)
+          : Buffer.from(redactFor(tape, live.toString('latin1'), options.redactEnv ?? [], env), 'latin1'),
+      );
     }
     if (replacements.size > 0 && options.update) {
       rewriteTape(tape, replacements);

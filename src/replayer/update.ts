@@ -7,7 +7,7 @@ import { formatPair } from '../core/tape.js';
  * The update path: rewrites the given pairs of a tape with new responses,
  * keeping every other line byte for byte, in one atomic replace.
  */
-export function rewriteTape(tape: ProtocolTape, responses: Map<number, string>, target = tape.path): void {
+export function rewriteTape(tape: ProtocolTape, responses: Map<number, string | Buffer>, target = tape.path): void {
   const text = readFileSync(tape.path);
   const pieces: Buffer[] = [];
   let cursor = 0;
@@ -22,12 +22,16 @@ export function rewriteTape(tape: ProtocolTape, responses: Map<number, string>, 
   writeFileAtomic(target, Buffer.concat(pieces));
 }
 
-/** The line that accepts a new response: other keys kept, response_base64 dropped as stale. */
-export function replaceResponse(rawLine: string, request: string, response: string): string {
+/**
+ * The line that accepts a new response: other keys kept; response_base64
+ * rewritten from the new bytes when they are not UTF-8, else dropped as stale.
+ */
+export function replaceResponse(rawLine: string, request: string, response: string | Buffer): string {
   const obj = JSON.parse(rawLine) as Record<string, unknown>;
   const keys = Object.keys(obj).filter((k) => k !== 'request' && k !== 'response' && k !== 'response_base64');
-  if (keys.length === 0) return formatPair(request, response);
-  const out: Record<string, unknown> = { request, response };
+  const pair = formatPair(request, response);
+  if (keys.length === 0) return pair;
+  const out: Record<string, unknown> = JSON.parse(pair) as Record<string, unknown>;
   for (const k of keys) out[k] = obj[k];
   return JSON.stringify(out);
 }

@@ -20,8 +20,14 @@ node examples/jsonrpc-client.mjs examples/mcp-everything.script.ndjson -- \
   node dist/cli/main.js record --out "$work/mcp.ndjson" -- "${everything[@]}" >/dev/null 2>&1
 echo "   $(wc -l < "$work/mcp.ndjson") pairs in $work/mcp.ndjson"
 
+echo "== record: a terminal program in a PTY, as an asciicast"
+node dist/cli/main.js record --out "$work/hello.cast" --rows 8 --cols 60 -- \
+  bash --norc --noprofile -c 'printf "\033[1;32mhello\033[0m from tapedeck\n"; ls examples/files'
+node dist/cli/main.js snapshot "$work/hello.cast"
+
 echo "== replay: the fresh tapes and the checked-in goldens"
 status=0
 tapedeck replay "$work/agent.ndjson" goldens/agent-server.ndjson -- node examples/agent-server.mjs || status=$?
 tapedeck replay "$work/mcp.ndjson" goldens/mcp-everything.ndjson -- "${everything[@]}" || status=$?
+tapedeck replay "$work/hello.cast" goldens/terminal/*.cast || status=$?
 exit $status

@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -27,7 +27,8 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(project, { recursive: true, force: true }));
 
-describe('tapedeck/vitest in a real vitest run', () => {
+// Each test runs vitest several times in a subprocess: generous limits for a loaded 2-core machine.
+describe('tapedeck/vitest in a real vitest run', { timeout: 240_000 }, () => {
   test('a missing golden is written and passes; the format is reviewable', async () => {
     const res = await vitest(['screen.test.ts']);
     expect(res.code, res.stdout + res.stderr).toBe(0);
@@ -85,6 +86,15 @@ describe('tapedeck/vitest in a real vitest run', () => {
     const partial = await vitest(['screen.test.ts', '-t', 'no test has this name', '-u']);
     expect(partial.stdout + partial.stderr).not.toContain('obsolete');
     expect(existsSync(golden('a-test-that-was-renamed.txt'))).toBe(true);
+  });
+
+  test('a tape a test replays from its goldens folder is never obsolete, not even under -u', async () => {
+    mkdirSync(join(project, 'goldens/cast'), { recursive: true });
+    copyFileSync(join(ROOT, 'goldens/terminal/bash-echo.cast'), join(project, 'goldens/cast/bash-echo.cast'));
+    const res = await vitest(['cast.test.ts', '-u']);
+    expect(res.code, res.stdout + res.stderr).toBe(0);
+    expect(res.stdout + res.stderr).not.toContain('obsolete');
+    expect(existsSync(join(project, 'goldens/cast/bash-echo.cast'))).toBe(true);
   });
 
   test('web-first matchers retry until the screen matches, and .not waits for text to go', async () => {

@@ -28,9 +28,12 @@ export function parseOptions<T extends NonNullable<ParseArgsConfig['options']>>(
   }
 }
 
-export function parseIntOption(name: string, value: string | undefined, fallback: number, min = 0): number {
+/** Node's timers overflow above this (and then fire at once). */
+export const MAX_TIMEOUT_MS = 2_147_483_647;
+
+export function parseIntOption(name: string, value: string | undefined, fallback: number, min = 0, max = MAX_TIMEOUT_MS): number {
   if (value === undefined) return fallback;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < min) throw usageError(`--${name} expects a whole number >= ${min}, got ${JSON.stringify(value)}`);
+  if (!Number.isInteger(n) || n < min || n > max) throw usageError(`--${name} expects a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`);
   return n;
 }

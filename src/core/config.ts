@@ -24,6 +24,8 @@ export interface TapedeckConfig {
 }
 
 export const CONFIG_FILE = 'tapedeck.config.json';
+/** Node's timers overflow above this. */
+const MAX_TIMEOUT_MS = 2_147_483_647;
 
 export function loadConfig(explicitPath?: string, cwd = process.cwd()): TapedeckConfig {
   const path = explicitPath ? resolve(cwd, explicitPath) : resolve(cwd, CONFIG_FILE);
@@ -82,7 +84,9 @@ export function loadConfig(explicitPath?: string, cwd = process.cwd()): Tapedeck
   }
   const timeout = findNodeAtLocation(tree, ['timeoutMs']);
   if (timeout) {
-    if (timeout.type !== 'number' || !Number.isInteger(timeout.value) || timeout.value <= 0) fail(timeout, '"timeoutMs" must be a positive whole number');
+    if (timeout.type !== 'number' || !Number.isInteger(timeout.value) || timeout.value <= 0 || timeout.value > MAX_TIMEOUT_MS) {
+      fail(timeout, `"timeoutMs" must be a whole number from 1 to ${MAX_TIMEOUT_MS}`);
+    }
     config.timeoutMs = timeout.value as number;
   }
   const boundary = findNodeAtLocation(tree, ['boundary']);

@@ -55,6 +55,12 @@ export function validateJsonPath(path: string): string {
   if (!path.startsWith('$') || depth !== 0) {
     throw usageError(`--ignore expects a JSONPath starting with $ (like $.result.serverInfo.version or $..timestamp), got ${JSON.stringify(path)}`);
   }
+  // Evaluated once on a small sample so a broken filter expression is an error now, not mid-comparison.
+  try {
+    JSONPath({ path, json: { a: [{ b: 1 }], c: { d: [1] } }, resultType: 'pointer' });
+  } catch (err) {
+    throw usageError(`--ignore: invalid JSONPath ${JSON.stringify(path)}: ${(err as Error).message}`);
+  }
   return path;
 }
 

@@ -20,6 +20,8 @@ function allTestsRanAndPassed(task: TaskLike): boolean {
 
 /** Files a matcher leaves beside a golden: not goldens themselves. */
 const ARTIFACT = /\.(new|actual\.png|diff\.png)$/;
+/** Only the kinds of file the matchers write can be obsolete; a user's own files (tapes, fixtures) never are. */
+const GOLDEN_KINDS = /\.(txt|png|ndjson)$/;
 
 /**
  * After a test file ran in full and passed, goldens in its folder that no
@@ -36,7 +38,7 @@ export function reportObsoleteGoldens(suite: TaskLike): string[] {
   if (!existsSync(folder) || !folder.startsWith(goldenRoot())) return [];
   const obsolete = readdirSync(folder)
     .map((name) => join(folder, name))
-    .filter((p) => statSync(p).isFile() && !ARTIFACT.test(p) && !usedGoldens.has(p));
+    .filter((p) => statSync(p).isFile() && GOLDEN_KINDS.test(p) && !ARTIFACT.test(p) && !usedGoldens.has(p));
   if (obsolete.length === 0) return [];
   const remove = updateModeFor(state) === 'all';
   for (const p of obsolete) if (remove) rmSync(p, { force: true });

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { relative } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { parseBoundary, type Boundary } from '../core/boundary.js';
 import { loadConfig } from '../core/config.js';
 import { Normaliser, parseFilter } from '../core/normalise.js';
@@ -8,7 +8,7 @@ import { replayProtocolTape } from '../replayer/protocol.js';
 import type { Drift } from '../replayer/drift.js';
 import { checkGolden } from './golden-store.js';
 import { replayCastCleanly } from './terminal-replay.js';
-import { nextGoldenPath, updateModeFor, type MatcherStateLike } from './context.js';
+import { nextGoldenPath, updateModeFor, usedGoldens, type MatcherStateLike } from './context.js';
 
 interface State extends MatcherStateLike {
   isNot: boolean;
@@ -62,6 +62,7 @@ function assertCommand(command: unknown, matcher: string): asserts command is st
  */
 export async function toReplayCleanly(this: State, received: unknown, command?: unknown, options?: unknown) {
   if (typeof received !== 'string') throw new TypeError('toReplayCleanly: expected the path of a tape (.ndjson or .cast)');
+  usedGoldens.add(resolve(received)); // a tape a test replays is in use, wherever it lives
   if (/\.cast$/i.test(received)) return replayCastCleanly(this, received, command, options);
   assertCommand(command, 'toReplayCleanly');
   const update = updateModeFor(this) === 'all';

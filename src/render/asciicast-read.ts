@@ -168,7 +168,7 @@ async function* streamEvents(path: string, version: 2 | 3): AsyncGenerator<CastE
       held = ev;
       continue;
     }
-    if (ev.code === 'r' && !parseResize(ev.data)) throw malformed(path, line, `resize event data must be "COLSxROWS", got ${JSON.stringify(ev.data)}`);
+    if (ev.code === 'r' && !parseResize(ev.data)) throw malformed(path, line, `resize event data must be "COLSxROWS" with sizes from 1 to 10000, got ${JSON.stringify(ev.data)}`);
     yield ev;
   }
   if (held) yield held;

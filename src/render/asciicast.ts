@@ -67,7 +67,8 @@ export function parseResize(data: string): TerminalSize | undefined {
   if (!m) return undefined;
   const cols = Number(m[1]);
   const rows = Number(m[2]);
-  return cols > 0 && rows > 0 ? { cols, rows } : undefined;
+  // The same bounds a terminal accepts (session/terminal.ts), so a bad tape fails where it is read.
+  return cols > 0 && rows > 0 && cols <= 10_000 && rows <= 10_000 ? { cols, rows } : undefined;
 }
 
 /** The bytes an "o" or "i" event stands for: the exact bytes if carried, else its data as UTF-8. */

@@ -2,7 +2,8 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { relative } from 'node:path';
 import type { CheckpointScreenshot } from '../replayer/terminal-screenshot.js';
 import type { ReplayTapesResult } from '../replayer/replay-tapes.js';
-import { openCast } from './asciicast-read.js';
+import type { Drift } from '../replayer/drift.js';
+import type { TerminalTapeResult } from '../replayer/terminal.js';
 import { parseScreenGolden } from './golden-text.js';
 import { diffImage, mismatchArtifactPaths } from './pixel-diff.js';
 import type { ReportRun, ReportScreenshot, ReportTape } from './report-html.js';
@@ -30,9 +31,11 @@ export async function reportFromRun(run: ReplayTapesResult, options: ReportFromR
       continue;
     }
     const tape: ReportTape = { tape: t.tape, kind: 'terminal', durationMs: t.durationMs, units: t.steps.length, drifts: t.drifts };
-    if (statSync(t.tape).size <= MAX_EMBEDDED_CAST_BYTES) {
-      tape.recordedCast = readFileSync(t.tape, 'utf8');
-      const markers = await castMarkers(t.tape, new Map(t.drifts.map((d) => [d.line, `drift: step ${d.pair}`])));
+    // The session as recorded (kept by the replay when --update has rewritten the file since).
+    const recorded = t.recordedCast ?? (statSync(t.tape).size <= MAX_EMBEDDED_CAST_BYTES ? readFileSync(t.tape, 'utf8') : undefined);
+    if (recorded !== undefined) {
+      const markers = timelineMarkers(t.timeline, t.drifts);
+      tape.recordedCast = recorded;
       tape.recordedMarkers = markers;
       if (t.liveCast && Buffer.byteLength(t.liveCast) <= MAX_EMBEDDED_CAST_BYTES) {
         tape.replayedCast = t.liveCast;
@@ -47,6 +50,16 @@ export async function reportFromRun(run: ReplayTapesResult, options: ReportFromR
   return { title: options.title, startedAt: options.startedAt ?? new Date(Date.now() - run.durationMs), durationMs: run.durationMs, tapes };
 }
 
+/** The tape's checkpoints, plus one marker at each drifted step, at their recorded times. */
+function timelineMarkers(timeline: TerminalTapeResult['timeline'], drifts: readonly Drift[]): Array<[number, string]> {
+  const markers: Array<[number, string]> = timeline.flatMap((s) => (s.marker !== undefined ? [[s.time, s.marker] as [number, string]] : []));
+  for (const d of drifts) {
+    const at = timeline.find((s) => s.line === d.line);
+    if (at) markers.push([at.time, `drift: step ${d.pair}`]);
+  }
+  return markers.sort((a, b) => a[0] - b[0]);
+}
+
 /** Checkpoint screenshot goldens that differed: the golden, and the actual and diff images written beside it. */
 function* checkpointMismatches(shots: readonly CheckpointScreenshot[]): Generator<ReportScreenshot> {
   for (const shot of shots) {
@@ -57,23 +70,21 @@ function* checkpointMismatches(shots: readonly CheckpointScreenshot[]): Generato
   }
 }
 
-/** The cast's own markers, plus one at each drifted step's line. */
-async function castMarkers(path: string, driftLines: Map<number, string>): Promise<Array<[number, string]>> {
-  const markers: Array<[number, string]> = [];
-  const cast = await openCast(path);
-  for await (const e of cast.events()) {
-    if (e.code === 'm') markers.push([e.time, e.data]);
-    const drift = driftLines.get(e.line);
-    if (drift) markers.push([e.time, drift]);
-  }
-  return markers.sort((a, b) => a[0] - b[0]);
-}
-
-async function driftScreenshots(drifts: ReplayTapesResult['tapes'][number]['drifts']): Promise<ReportScreenshot[]> {
+/**
+ * Pictures of the expected and actual screens of drifted steps. They only
+ * illustrate: without a browser the report goes without them.
+ */
+async function driftScreenshots(drifts: readonly Drift[]): Promise<ReportScreenshot[]> {
   const shots: ReportScreenshot[] = [];
   for (const d of drifts.filter((x) => x.actual !== undefined).slice(0, MAX_SHOTS_PER_TAPE)) {
-    const expected = await screenTextToPng(d.expected);
-    const actual = await screenTextToPng(d.actual!);
+    let expected: Buffer | undefined;
+    let actual: Buffer | undefined;
+    try {
+      expected = await screenTextToPng(d.expected);
+      actual = await screenTextToPng(d.actual!);
+    } catch {
+      return shots; // renderer unavailable (no Chromium): the screens are in the report as text anyway
+    }
     if (!expected || !actual) continue;
     let diff: Buffer | undefined;
     try {

@@ -148,8 +148,7 @@ async function stepFor(path: string, event: CastEvent, screen: Screen, compare: 
       const input = eventBytes(event);
       return { ...base, kind: 'input', description: describeInput(input), input, accepted: [before], expected: before };
     }
-    const size = parseResize(event.data);
-    if (!size) throw malformed(path, event.line, `resize event data must be "COLSxROWS", got ${JSON.stringify(event.data)}`);
+    const size = parseResize(event.data)!; // validated by the reader
     return { ...base, kind: 'resize', description: `resize ${event.data}`, size, accepted: [before], expected: before };
   }
   if (event.code === 'm') {

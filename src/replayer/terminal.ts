@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync, statSync } from 'node:fs';
 import { TapedeckError } from '../core/errors.js';
 import type { ScreenMask } from '../render/golden-text.js';
 import type { TerminalEvent } from '../session/events.js';
@@ -74,6 +74,10 @@ export interface TerminalTapeResult {
   exit?: { recorded?: number; live?: TerminalExit };
   /** With `screenshots`: each checkpoint's screenshot golden and what happened to it. */
   screenshots?: CheckpointScreenshot[];
+  /** Each step's cast line and recorded time (and marker name): where a report puts its markers. */
+  timeline: Array<{ line: number; time: number; marker?: string }>;
+  /** The tape as recorded, when --update has since rewritten it (for reports). */
+  recordedCast?: string;
   /** Spawn until the first step could go (program start-up). */
   startupMs: number;
   durationMs: number;
@@ -84,6 +88,8 @@ export interface TerminalTapeResult {
 export const DEFAULT_STEP_TIMEOUT_MS = 5000;
 /** After a drift, later steps stop waiting once the screen sat still this long (see ScreenWaitOptions). */
 const GIVE_UP_AFTER_DRIFT_MS = 500;
+/** Larger tapes are not kept in memory for reports. */
+const MAX_KEPT_CAST_BYTES = 8 * 1024 * 1024;
 
 /**
  * The only variables a tape's header may set for the replayed program. A
@@ -154,11 +160,15 @@ class TerminalReplay {
     // A run that ended early never sent the rest of the inputs: there is nothing complete to accept.
     // Screenshot drifts are accepted through their own golden (its .new), not by re-recording the tape.
     const tapeDrifts = this.drifts.filter((d) => d.code !== 'TD1106');
-    const acceptable = tapeDrifts.length > 0 && !this.drifts.some((d) => d.code === 'TD1105');
+    // A run cut short (the program exited early, or --bail stopped it) has no complete live session to accept.
+    const acceptable = tapeDrifts.length > 0 && !this.drifts.some((d) => d.code === 'TD1105') && !this.stopped;
+    let recordedCast: string | undefined;
     if (acceptable && this.options.update) {
+      // Reports show the session as recorded: keep it before the update replaces it.
+      if (statSync(plan.path).size <= MAX_KEPT_CAST_BYTES) recordedCast = readFileSync(plan.path, 'utf8');
       rewriteCastFromLive(plan, live, this.stepTimes);
       updated = true;
-    } else if (acceptable && this.options.writePending) {
+    } else if (acceptable && this.options.writePending && plan.header.version !== 1) {
       pendingPath = `${plan.path}.new`;
       rewriteCastFromLive(plan, live, this.stepTimes, pendingPath);
     } else if (this.options.writePending && tapeDrifts.length === 0) {
@@ -175,6 +185,8 @@ class TerminalReplay {
       ...(pendingPath ? { pendingPath } : {}),
       ...(this.drifts.length > 0 ? { liveCast: castFromLive(plan, live, this.stepTimes) } : {}),
       exit: { recorded: plan.recordedExit, live: liveExit },
+      timeline: plan.steps.map((s) => ({ line: s.at.line, time: s.time, ...(s.marker !== undefined ? { marker: s.marker } : {}) })),
+      ...(recordedCast !== undefined ? { recordedCast } : {}),
       ...(this.shots ? { screenshots: this.shots.results } : {}),
       startupMs: this.startupMs < 0 ? durationMs : this.startupMs,
       durationMs,

@@ -46,6 +46,8 @@ export async function run(argv: string[]): Promise<number> {
     const v = value as Partial<DiagnosticEnvelope> & { kind?: string };
     if (v && typeof v === 'object' && typeof v.schema_version === 'string' && typeof v.code === 'string' && v.span) {
       if (!v.schema_version.startsWith('1.')) throw usageError(`<stdin>:${i + 1}: unsupported envelope schema_version ${v.schema_version} (this tapedeck reads 1.x)`);
+      const problem = envelopeProblem(v as DiagnosticEnvelope);
+      if (problem) throw usageError(`<stdin>:${i + 1}: not a valid envelope: ${problem}`);
       envelopes.push(v as DiagnosticEnvelope);
     }
     // Other lines (the replay summary, other kinds) are not envelopes: skipped, as seed 000 says unknown kinds are.
@@ -63,6 +65,21 @@ export async function run(argv: string[]): Promise<number> {
   const tally = [...byCode].map(([c, n]) => `${c} ×${n}`).join(', ');
   process.stderr.write(`Applied ${applied.length} fix(es)${tally ? ` (${tally})` : ''}; ${outcomes.length - applied.length} not applied\n`);
   return applied.length === outcomes.length ? 0 : 1;
+}
+
+/** What makes an envelope's fix unusable, if anything (an envelope without a fix is fine: nothing to apply). */
+function envelopeProblem(env: DiagnosticEnvelope): string | undefined {
+  const span = env.span as Partial<DiagnosticEnvelope['span']>;
+  if (typeof span !== 'object' || typeof span.file !== 'string' || typeof span.line !== 'number') return '"span" needs "file" and "line"';
+  if (env.fix === undefined) return undefined;
+  if (typeof env.fix !== 'object' || !Array.isArray(env.fix.alternatives)) return '"fix.alternatives" must be an array';
+  for (const [i, alt] of env.fix.alternatives.entries()) {
+    if (!alt || typeof alt !== 'object') return `fix.alternatives[${i}] must be an object`;
+    if (typeof alt.diff !== 'string') return `fix.alternatives[${i}].diff must be a string`;
+    if (typeof alt.confidence !== 'number' || !(alt.confidence >= 0 && alt.confidence <= 1)) return `fix.alternatives[${i}].confidence must be a number from 0 to 1`;
+    if (typeof alt.label !== 'string') return `fix.alternatives[${i}].label must be a string`;
+  }
+  return undefined;
 }
 
 async function readStdin(): Promise<string> {

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { loadConfig } from '../../core/config.js';
@@ -30,6 +30,9 @@ export async function run(argv: string[]): Promise<number> {
   const root = loadConfig().goldens ?? 'goldens';
   const targets = acting ? positionals : [];
   const roots = acting ? (targets.includes('all') || targets.length === 0 ? [root] : targets) : positionals.length ? positionals : [root];
+  for (const target of targets) {
+    if (target !== 'all' && !existsSync(target) && !existsSync(`${target}.new`)) throw usageError(`review: ${target}: no such golden or pending candidate`);
+  }
   const pending = findPending(roots);
   if (acting && targets.length === 0) throw usageError(`review: say what to ${values.accept ? 'accept' : 'reject'}: golden paths, or "all"`);
 

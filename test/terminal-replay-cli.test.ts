@@ -102,7 +102,7 @@ describe('tapedeck replay with terminal tapes', () => {
     writeFileSync(bad, '{"version": 3, "term": {"cols": 20, "rows": 4}}\n[0.1, "o", "hi"]\n[0.1, "r", "wide"]\n');
     const malformed = await tapedeck(['replay', bad, GOLDENS[0]]);
     expect(malformed.code).toBe(2);
-    expect(malformed.stderr).toBe(`tapedeck: ${bad}:3: resize event data must be "COLSxROWS", got "wide"\n`);
+    expect(malformed.stderr).toBe(`tapedeck: ${bad}:3: resize event data must be "COLSxROWS" with sizes from 1 to 10000, got "wide"\n`);
 
     const noCommand = join(dir, 'asciinema-2.2-no-size.cast');
     copyFileSync(join(ROOT, 'test/fixtures/casts/asciinema-2.2-no-size.cast'), noCommand);

@@ -1,3 +1,4 @@
+import { signalExitCode } from '../core/process.js';
 import type { CastWriter } from '../render/asciicast-write.js';
 import type { Terminal } from '../session/terminal.js';
 import type { TerminalEvent } from '../session/events.js';
@@ -20,7 +21,8 @@ export function writeEventToCast(writer: CastWriter, event: TerminalEvent): void
       writer.marker(t, event.name);
       break;
     case 'exit':
-      writer.exit(t, event.exitCode);
+      // A program killed by a signal has no exit code of its own: record the shell's 128+N.
+      writer.exit(t, event.signal ? signalExitCode(event.signal as NodeJS.Signals) : event.exitCode);
       break;
     case 'signal':
       // asciicast has no signal event; the signal shows in the exit status and the output.
@@ -28,7 +30,18 @@ export function writeEventToCast(writer: CastWriter, event: TerminalEvent): void
   }
 }
 
-/** Streams every event of `terminal` into `writer` until unsubscribed. */
+/**
+ * Streams every event of `terminal` into `writer` until unsubscribed. When the
+ * tape cannot be written (disk full), the program is stopped: a recording that
+ * cannot be kept should not go on.
+ */
 export function attachCastWriter(terminal: Terminal, writer: CastWriter): () => void {
-  return terminal.onEvent((event) => writeEventToCast(writer, event));
+  let stopped = false;
+  return terminal.onEvent((event) => {
+    writeEventToCast(writer, event);
+    if (writer.failure && !stopped) {
+      stopped = true;
+      void terminal.kill();
+    }
+  });
 }

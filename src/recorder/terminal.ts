@@ -1,4 +1,4 @@
-import { constants } from 'node:os';
+import { signalExitCode } from '../core/process.js';
 import { CastWriter } from '../render/asciicast-write.js';
 import type { CastFormat } from '../render/asciicast.js';
 import { spawnTerminal, type Terminal, type TerminalExit } from '../session/terminal.js';
@@ -15,6 +15,11 @@ export interface RecordTerminalOptions {
   title?: string;
   cwd?: string;
   env?: Record<string, string | undefined>;
+  /**
+   * Let the headless screen answer the program's terminal queries (default true).
+   * Off for interactive recording: the real terminal answers, and two answers would reach the program.
+   */
+  answerQueries?: boolean;
   /** Called with the live terminal right after spawn (drive it, add markers...). */
   drive?: (terminal: Terminal) => void | Promise<void>;
 }
@@ -31,11 +36,7 @@ export interface RecordResult extends TerminalExit {
 export const MARKER_KEY = 0x1d;
 
 export function processExitCode(exit: TerminalExit): number {
-  if (exit.signal) {
-    const num = (constants.signals as Record<string, number | undefined>)[exit.signal];
-    return 128 + (num ?? 1);
-  }
-  return exit.exitCode;
+  return exit.signal ? signalExitCode(exit.signal as NodeJS.Signals) : exit.exitCode;
 }
 
 /**
@@ -60,7 +61,7 @@ export async function recordTerminal(options: RecordTerminalOptions): Promise<{ 
   });
   let terminal: Terminal;
   try {
-    terminal = spawnTerminal(options.command, args, { rows, cols, cwd: options.cwd, env: options.env, retainEvents: false });
+    terminal = spawnTerminal(options.command, args, { rows, cols, cwd: options.cwd, env: options.env, retainEvents: false, answerQueries: options.answerQueries });
   } catch (err) {
     writer.abort();
     throw err;
@@ -76,7 +77,6 @@ export async function recordTerminal(options: RecordTerminalOptions): Promise<{ 
     } catch (err) {
       detach();
       writer.abort();
-      await terminal.dispose();
       throw err;
     } finally {
       await terminal.dispose();

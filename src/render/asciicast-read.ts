@@ -53,8 +53,8 @@ function parseHeader(file: string, raw: Record<string, unknown>): CastHeader {
   // asciinema records 0x0 when it has no terminal size (e.g. under `script`); players then use 80x24.
   if (cols === 0) cols = 80;
   if (rows === 0) rows = 24;
-  if (!positiveInt(cols) || !positiveInt(rows)) {
-    throw malformed(file, 1, `asciicast v${version} header: ${sizeField} must be positive whole numbers, got ${JSON.stringify(cols)}x${JSON.stringify(rows)}`);
+  if (!positiveInt(cols) || !positiveInt(rows) || cols > 10_000 || rows > 10_000) {
+    throw malformed(file, 1, `asciicast v${version} header: ${sizeField} must be whole numbers from 1 to 10000, got ${JSON.stringify(cols)}x${JSON.stringify(rows)}`);
   }
   const header: CastHeader = { version: version as CastVersion, cols, rows };
   if (termType) header.termType = termType;
@@ -78,7 +78,9 @@ async function firstLine(path: string): Promise<string> {
     const buf = Buffer.alloc(64 * 1024);
     let pos = 0;
     for (;;) {
-      const { bytesRead } = await fh.read(buf, 0, buf.length, pos);
+      const { bytesRead } = await fh.read(buf, 0, buf.length, pos).catch((err: unknown) => {
+        throw ioError(path, err);
+      });
       if (bytesRead === 0) break;
       const nl = buf.subarray(0, bytesRead).indexOf(0x0a);
       if (nl !== -1) {

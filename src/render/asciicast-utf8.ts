@@ -12,8 +12,9 @@ export interface Utf8Piece {
   exact?: Buffer;
 }
 
-const strict = new TextDecoder('utf-8', { fatal: true });
-const lossy = new TextDecoder('utf-8');
+// ignoreBOM: a byte-order mark the program wrote is output like any other bytes, never dropped.
+const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const lossy = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /** Length of an incomplete UTF-8 sequence at the end of `buf` (0 if it ends on a boundary). */
 function incompleteTail(buf: Buffer): number {

@@ -16,6 +16,9 @@ export interface CastWriterOptions {
   title?: string;
   /** The recorded argv (stored as a display string and as exact argv). */
   argv?: string[];
+  /** The command as a display string, for tapes that have no argv (asciinema's). */
+  command?: string;
+  idleTimeLimit?: number;
   env?: Record<string, string>;
 }
 
@@ -29,6 +32,8 @@ export function castHeaderLine(options: CastWriterOptions): Record<string, unkno
   const optional: Record<string, unknown> = {};
   if (options.title !== undefined) optional.title = options.title;
   if (options.argv) optional.command = displayCommand(options.argv);
+  else if (options.command !== undefined) optional.command = options.command;
+  if (options.idleTimeLimit !== undefined) optional.idle_time_limit = options.idleTimeLimit;
   if (options.env) optional.env = options.env;
   if (options.argv) optional.tapedeck = { argv: options.argv };
   if ((options.format ?? 'v3') === 'v2') {
@@ -59,6 +64,8 @@ export class CastWriter {
   private lastTime = 0;
   private readonly decoders = { o: new Utf8Chunker(), i: new Utf8Chunker() };
   private pendingLines: string[] = [];
+  /** The first write error (disk full...): the tape is dropped, close() reports it. */
+  failure?: Error;
 
   constructor(readonly path: string, options: CastWriterOptions) {
     this.format = options.format ?? 'v3';
@@ -85,11 +92,19 @@ export class CastWriter {
     if (this.fd === undefined || this.pendingLines.length === 0) return;
     const buf = Buffer.from(`${this.pendingLines.join('\n')}\n`, 'utf8');
     this.pendingLines = [];
-    let off = 0;
-    while (off < buf.length) off += writeSync(this.fd, buf, off, buf.length - off);
+    try {
+      let off = 0;
+      while (off < buf.length) off += writeSync(this.fd, buf, off, buf.length - off);
+    } catch (err) {
+      // Events arrive from the terminal's data callbacks: never throw there. Drop the
+      // half-written temp file now; close() turns the failure into an error for the caller.
+      this.failure = err as Error;
+      this.abort();
+    }
   }
 
   private event(time: number, code: string, data: string): void {
+    if (this.failure) return;
     if (this.fd === undefined) throw new Error('cast writer already closed');
     const t = roundTime(Math.max(time, this.lastTime));
     const stamp = this.format === 'v3' ? roundTime(t - this.lastTime) : t;
@@ -133,6 +148,14 @@ export class CastWriter {
 
   /** Finishes the tape: flushes, fsyncs and renames it into place. */
   close(): void {
+    if (this.failure) {
+      const e = this.failure as NodeJS.ErrnoException;
+      throw new TapedeckError('IO_ERROR', `cannot write: ${e.code === 'ENOSPC' ? 'no space left on device' : e.code ?? e.message}; the tape was not written`, {
+        exitCode: ExitCode.usage,
+        location: { file: this.path },
+        cause: e,
+      });
+    }
     if (this.fd === undefined) return;
     this.endStreams(this.lastTime);
     this.flushLines();

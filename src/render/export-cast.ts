@@ -18,6 +18,8 @@ export async function convertCast(input: string, output: string, format: CastFor
     timestamp: h.timestamp,
     title: h.title,
     argv: h.argv,
+    command: h.command,
+    idleTimeLimit: h.idleTimeLimit,
     env: h.env,
   });
   let events = 0;

@@ -1,3 +1,6 @@
+import { randomBytes } from 'node:crypto';
+import { renameSync, rmSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { TapedeckError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
@@ -27,9 +30,11 @@ export async function castToWebm(input: string, output: string, options: VideoOp
   const idle = options.idleTimeLimit ?? 2;
   const cast = await openCast(input);
   const screen = new Screen({ rows: cast.header.rows, cols: cast.header.cols, scrollback: 0 });
+  // Encoded into a temporary sibling and renamed into place only when ffmpeg succeeded: never a half video.
+  const partial = join(dirname(output), `.${basename(output)}.${process.pid}.${randomBytes(4).toString('hex')}.webm`);
   const ffmpeg = spawn(options.ffmpeg ?? process.env.TAPEDECK_FFMPEG ?? 'ffmpeg', [
     '-y', '-loglevel', 'error', '-f', 'image2pipe', '-framerate', String(fps), '-c:v', 'png', '-i', '-',
-    '-c:v', 'libvpx', '-b:v', '1M', '-pix_fmt', 'yuv420p', '-an', output,
+    '-c:v', 'libvpx', '-b:v', '1M', '-pix_fmt', 'yuv420p', '-an', '-f', 'webm', partial,
   ], { stdio: ['pipe', 'ignore', 'pipe'] });
   const started = new Promise<void>((resolve, reject) => {
     ffmpeg.once('spawn', resolve);
@@ -39,7 +44,13 @@ export async function castToWebm(input: string, output: string, options: VideoOp
   });
   let stderr = '';
   ffmpeg.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  const finished = new Promise<number | null>((resolve) => ffmpeg.once('close', resolve));
+  let ffmpegEnded = false;
+  const finished = new Promise<number | null>((resolve) =>
+    ffmpeg.once('close', (code) => {
+      ffmpegEnded = true;
+      resolve(code);
+    }),
+  );
   ffmpeg.stdin.on('error', () => {});
   await started;
 
@@ -61,7 +72,9 @@ export async function castToWebm(input: string, output: string, options: VideoOp
   const writeFramesUntil = async (t: number) => {
     while (videoTime + 1 / fps <= t + 1e-9) {
       const png = await frameAt();
-      if (!ffmpeg.stdin.write(png)) await new Promise((r) => ffmpeg.stdin.once('drain', r));
+      if (ffmpegEnded) throw ffmpegFailed(await finished, stderr);
+      // An ffmpeg that died never drains: wait for whichever comes first.
+      if (!ffmpeg.stdin.write(png)) await Promise.race([new Promise((r) => ffmpeg.stdin.once('drain', r)), finished]);
       frames++;
       videoTime += 1 / fps;
     }
@@ -78,11 +91,24 @@ export async function castToWebm(input: string, output: string, options: VideoOp
       }
     }
     await writeFramesUntil(castClock + 1); // hold the last screen for a second
+  } catch (err) {
+    ffmpeg.kill('SIGKILL');
+    await finished;
+    rmSync(partial, { force: true });
+    throw err;
   } finally {
     ffmpeg.stdin.end();
     screen.dispose();
   }
   const code = await finished;
-  if (code !== 0) throw new TapedeckError('EXPORT_FAILED', `ffmpeg failed (exit ${code}): ${stderr.trim().slice(-500)}`, { exitCode: ExitCode.exportFailure });
+  if (code !== 0) {
+    rmSync(partial, { force: true });
+    throw ffmpegFailed(code, stderr);
+  }
+  renameSync(partial, output);
   return { frames, seconds: videoTime };
+}
+
+function ffmpegFailed(code: number | null, stderr: string): TapedeckError {
+  return new TapedeckError('EXPORT_FAILED', `ffmpeg failed (exit ${code}): ${stderr.trim().slice(-500) || 'no message'}`, { exitCode: ExitCode.exportFailure });
 }

@@ -44,17 +44,22 @@ let launching: Promise<Browser> | null = null;
 /** The shared browser, launched now if needed. Throws RENDERER_UNAVAILABLE (exit 6) with a fix. */
 export function getBrowser(): Promise<Browser> {
   if (!launching) {
-    launching = launch().catch((err) => {
-      launching = null;
-      throw err;
-    });
+    const current: Promise<Browser> = launch().then(
+      (browser) => {
+        // A browser that crashed or was killed is forgotten, so the next screenshot starts a new one.
+        browser.on('disconnected', () => {
+          if (launching === current) launching = null;
+        });
+        return browser;
+      },
+      (err) => {
+        launching = null;
+        throw err;
+      },
+    );
+    launching = current;
   }
   return launching;
-}
-
-/** True while a browser is up (or starting). */
-export function browserRunning(): boolean {
-  return launching !== null;
 }
 
 export async function closeBrowser(): Promise<void> {

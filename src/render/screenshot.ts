@@ -1,3 +1,5 @@
+import { TapedeckError } from '../core/errors.js';
+import { ExitCode } from '../core/exit-codes.js';
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -44,7 +46,11 @@ export async function screenshotSnapshot(snap: ScreenSnapshot, capturedAtSeq: nu
   let artifactPath: string | null = null;
   if (options.out) {
     artifactPath = resolve(options.out);
-    mkdirSync(dirname(artifactPath), { recursive: true });
+    try {
+      mkdirSync(dirname(artifactPath), { recursive: true });
+    } catch (err) {
+      throw new TapedeckError('IO_ERROR', `cannot create the folder for the screenshot: ${(err as Error).message}`, { exitCode: ExitCode.usage, location: { file: options.out }, cause: err });
+    }
     writeFileAtomic(artifactPath, rendered.png);
   }
   return {

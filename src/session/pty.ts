@@ -48,7 +48,6 @@ const MAX_DRAIN_BYTES = 256 * 1024 * 1024;
  */
 export class PtyProcess {
   readonly pty: IPty;
-  private exited = false;
 
   constructor(private readonly options: PtyProcessOptions) {
     try {
@@ -70,17 +69,12 @@ export class PtyProcess {
     this.installDrain();
     this.pty.onData((data) => options.onData(data as unknown as Buffer));
     this.pty.onExit(({ exitCode, signal }) => {
-      this.exited = true;
       options.onExit({ exitCode, signal: signal ?? 0 });
     });
   }
 
   get pid(): number {
     return this.pty.pid;
-  }
-
-  get hasExited(): boolean {
-    return this.exited;
   }
 
   private installDrain(): void {

@@ -3,6 +3,7 @@ import { writeFileAtomic } from '../../core/atomic-write.js';
 import { convertCast } from '../../render/export-cast.js';
 import { castToHtml } from '../../render/export-html.js';
 import { parseIntOption, parseOptions } from '../args.js';
+import { resolveProfile } from '../../render/profiles.js';
 
 const HELP = `usage: tapedeck export FILE.cast --format v2|v3|html|webm --out FILE [options]
 
@@ -42,12 +43,15 @@ export async function run(argv: string[]): Promise<number> {
     writeFileAtomic(values.out, await castToHtml(input));
     result = {};
   } else if (format === 'webm') {
+    const idle = values['idle-time-limit'] === undefined ? undefined : Number(values['idle-time-limit']);
+    if (idle !== undefined && !(Number.isFinite(idle) && idle > 0)) throw usageError(`--idle-time-limit expects a number of seconds > 0, got ${JSON.stringify(values['idle-time-limit'])}`);
+    if (values.profile !== undefined) resolveProfile(values.profile); // an unknown profile is a usage error before Chromium or ffmpeg start
     const { castToWebm } = await import('../../render/export-video.js');
     const { closeRenderer } = await import('../../render/renderer.js');
     try {
       result = await castToWebm(input, values.out, {
         fps: parseIntOption('fps', values.fps, 10, 1),
-        idleTimeLimit: values['idle-time-limit'] === undefined ? undefined : Number(values['idle-time-limit']),
+        idleTimeLimit: idle,
         profile: values.profile,
         cursor: values['hide-cursor'] ? 'hide' : 'auto',
       });

@@ -47,6 +47,7 @@ export async function runTerminalRecord(own: string[], command: string[]): Promi
     rows,
     cols,
     title: values.title,
+    answerQueries: !interactive,
   });
   const release = interactive ? connectInteractive(terminal, followSize) : connectPiped(terminal);
   const stopOnSignal = () => void terminal.kill();

@@ -27,8 +27,8 @@ describe('protocol edge cases', () => {
   test('idle framing keeps a prompt without a newline with the answer it ends, on record and replay', async () => {
     const dir = temp();
     const tape = join(dir, 'prompt.ndjson');
-    const client = `printf 'one\\n'; sleep 0.4; printf 'two\\n'; sleep 0.4`;
-    const rec = await run(['bash', '-c', `(${client}) | node ${CLI} record --out ${tape} --boundary idle:150 -- ${fixture('prompt-server.mjs').join(' ')}`]);
+    // The client waits for each answer, as a person would: the framing is then never a race.
+    const rec = await run(['node', join(ROOT, 'test/fixtures/paced-client.mjs'), '400', 'one', 'two', '--', 'node', CLI, 'record', '--out', tape, '--boundary', 'idle:150', '--', ...fixture('prompt-server.mjs')]);
     expect(rec.code).toBe(0);
     const pairs = readFileSync(tape, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(pairs.map((p) => p.response)).toEqual(['> echo: one\n> ', 'echo: two\n> ']);

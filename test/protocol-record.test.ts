@@ -129,9 +129,8 @@ describe('tapedeck record (protocol tap)', () => {
     const dir = temp();
     const tape = join(dir, 'plain.ndjson');
     const server = ['node', join(ROOT, 'test/fixtures/plain-server.mjs')];
-    // A client that waits for each answer: feed lines slowly through a shell.
-    const client = `printf 'hello\\n'; sleep 0.5; printf 'say it twice\\n'; sleep 0.5`;
-    const rec = await run(['bash', '-c', `(${client}) | node ${CLI} record --out ${tape} --boundary idle:150 -- ${server.join(' ')}`]);
+    // The client waits for each answer, as a person would: the framing is then never a race.
+    const rec = await run(['node', join(ROOT, 'test/fixtures/paced-client.mjs'), '400', 'hello', 'say it twice', '--', 'node', CLI, 'record', '--out', tape, '--boundary', 'idle:150', '--', ...server]);
     expect(rec.code).toBe(0);
     expect(tapeLines(tape)).toEqual([
       { request: 'hello', response: 'you said: hello\n' },

@@ -1,5 +1,6 @@
 import type { TapeReplayResult } from '../replayer/protocol.js';
 import type { TerminalTapeResult } from '../replayer/terminal.js';
+import { driftLines } from '../replayer/drift.js';
 
 /** A run of protocol tapes (replayProtocolTapes) or of both kinds (replayTapes). */
 export interface ReplayTextInput {
@@ -34,11 +35,7 @@ export function formatReplayText(run: ReplayTextInput, options: { color?: boolea
     const driftedPairs = new Set(tape.drifts.map((d) => d.pair)).size;
     const counted = terminal ? `${tape.drifts.length} drift(s) in ${units}` : `${driftedPairs} of ${units} drifted`;
     out.push(`${red(state.padEnd(6))} ${tape.tape} (${counted})`);
-    for (const d of tape.drifts) {
-      out.push(`  ${d.tape}:${d.line}: ${terminal ? 'step' : 'pair'} ${d.pair}: ${d.title} [${d.code}]`);
-      if (!terminal) out.push(`    request: ${clip(d.request, 200)}`);
-      for (const line of d.details) out.push(`    ${line}`);
-    }
+    for (const d of tape.drifts) out.push(...driftLines(d, { clipRequest: 200 }).map((l) => `  ${l}`));
     if (terminal && tape.updated) out.push(`  re-recorded the output of ${tape.tape} from the live run`);
     if (!terminal && tape.updatedPairs > 0) out.push(`  rewrote ${tape.updatedPairs} pair(s) of ${tape.tape} with the live responses`);
   }

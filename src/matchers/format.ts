@@ -1,12 +1,6 @@
-/** Shows control characters in messages instead of letting them act on the reader's terminal. */
-export function escapeControl(text: string): string {
-  return text.replace(/[\x00-\x08\x0b-\x1f\x7f]/g, (ch) => {
-    if (ch === '\x1b') return '\\e';
-    if (ch === '\r') return '\\r';
-    if (ch === '\t') return '\\t';
-    return `\\x${ch.charCodeAt(0).toString(16).padStart(2, '0')}`;
-  });
-}
+import { escapeControl } from '../core/escape.js';
+
+export { escapeControl };
 
 /** A screen framed for a failure message: numbered rows, control characters escaped. */
 export function frameScreen(text: string, title = 'screen'): string {

@@ -5,7 +5,8 @@ import { loadConfig } from '../core/config.js';
 import { Normaliser, parseFilter } from '../core/normalise.js';
 import { formatPair, readProtocolTape, type ProtocolTape } from '../core/tape.js';
 import { replayProtocolTape } from '../replayer/protocol.js';
-import type { Drift } from '../replayer/drift.js';
+import { unacceptedDrifts } from '../replayer/replay-tapes.js';
+import { driftLines, type Drift } from '../replayer/drift.js';
 import { checkGolden } from './golden-store.js';
 import { replayCastCleanly } from './terminal-replay.js';
 import { nextGoldenPath, updateModeFor, usedGoldens, type MatcherStateLike } from './context.js';
@@ -38,11 +39,7 @@ function settings(options: ProtocolMatcherOptions) {
 
 export function formatDrifts(drifts: readonly Drift[]): string {
   return drifts
-    .map((d) => {
-      const terminal = d.code.startsWith('TD11');
-      const where = `${relative(process.cwd(), d.tape)}:${d.line}: ${terminal ? 'step' : 'pair'} ${d.pair}: ${d.title} [${d.code}]`;
-      return [where, `  ${terminal ? 'step' : 'request'}: ${d.request}`, ...d.details.map((l) => `  ${l}`)].join('\n');
-    })
+    .map((d) => driftLines(d, { tape: relative(process.cwd(), d.tape) }).join('\n'))
     .join('\n\n');
 }
 
@@ -67,8 +64,7 @@ export async function toReplayCleanly(this: State, received: unknown, command?: 
   assertCommand(command, 'toReplayCleanly');
   const update = updateModeFor(this) === 'all';
   const result = await replayProtocolTape(received, { command, update, ...settings((options ?? {}) as ProtocolMatcherOptions) });
-  const accepted = update && result.updatedPairs > 0;
-  const remaining = accepted ? result.drifts.filter((d) => d.code === 'TD1002' || d.code === 'TD1003') : result.drifts;
+  const remaining = unacceptedDrifts(result);
   return {
     pass: remaining.length === 0,
     message: () =>

@@ -1,4 +1,5 @@
 import { loadConfig } from '../core/config.js';
+import { unacceptedDrifts } from '../replayer/replay-tapes.js';
 import { compileRegex } from '../core/normalise.js';
 import type { ScreenMask } from '../render/golden-text.js';
 import { replayTerminal, type ScreenshotCheckpointOptions, type TerminalReplayOptions } from '../replayer/terminal.js';
@@ -47,7 +48,7 @@ export async function replayCastCleanly(ctx: MatcherStateLike, cast: string, com
   const result = await replayTerminal(cast, replayOptions);
   // The checkpoint goldens are in use: never reported (or removed) as obsolete.
   for (const shot of result.screenshots ?? []) usedGoldens.add(shot.golden);
-  const remaining = result.updated ? [] : result.drifts;
+  const remaining = unacceptedDrifts(result);
   return {
     pass: remaining.length === 0,
     message: () =>

@@ -1,5 +1,5 @@
 import { relative } from 'node:path';
-import type { Drift } from '../replayer/drift.js';
+import { driftLines, type Drift } from '../replayer/drift.js';
 
 /**
  * Machine reports for CI: JUnit XML (one test case per tape, its drifts as
@@ -23,7 +23,7 @@ function xml(text: string): string {
 }
 
 function driftText(d: Drift): string {
-  return [`${d.tape}:${d.line}: ${d.title} [${d.code}]`, `  ${d.request}`, ...d.details.map((l) => `  ${l}`)].join('\n');
+  return driftLines(d).join('\n');
 }
 
 export function junitXml(tapes: readonly CiTapeResult[], durationMs: number, suiteName = 'tapedeck replay'): string {

@@ -1,3 +1,4 @@
+import { ANSI_16 } from './screen-colors.js';
 import { createHash } from 'node:crypto';
 import { TapedeckError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
@@ -32,10 +33,7 @@ export interface RenderProfile {
 export const FONT_FAMILY = '"DejaVu Sans Mono", "Noto Emoji", "Noto Sans SC"';
 
 // xterm.js's default palette: the same RGB the text snapshots report (screen-colors.ts).
-const XTERM_ANSI = [
-  '#000000', '#cd3131', '#0dbc79', '#e5e510', '#2472c8', '#bc3fbc', '#11a8cd', '#e5e5e5',
-  '#666666', '#f14c4c', '#23d18b', '#f5f543', '#3b8eea', '#d670d6', '#29b8db', '#e5e5e5',
-];
+const XTERM_ANSI = ANSI_16;
 
 // A light palette whose yellows and whites stay readable on white.
 const LIGHT_ANSI = [

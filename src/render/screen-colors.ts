@@ -5,8 +5,8 @@
  * default xterm.js theme resolves it to (what a screenshot would show).
  */
 
-/** xterm.js's default theme for the 16 ANSI colours. */
-const ANSI_16 = [
+/** xterm.js's default theme for the 16 ANSI colours (also the dark render profile's palette). */
+export const ANSI_16 = [
   '#000000', '#cd3131', '#0dbc79', '#e5e510', '#2472c8', '#bc3fbc', '#11a8cd', '#e5e5e5',
   '#666666', '#f14c4c', '#23d18b', '#f5f543', '#3b8eea', '#d670d6', '#29b8db', '#e5e5e5',
 ];

@@ -26,3 +26,25 @@ export interface Drift {
   /** The tape line that would accept the live response (absent when there is none to accept). */
   acceptLine?: string;
 }
+
+/** Terminal drift codes are TD11xx: their "pair" is a step of the cast. */
+export function isTerminalDrift(d: Drift): boolean {
+  return d.code.startsWith('TD11');
+}
+
+/**
+ * A drift as text lines, the same in the CLI summary, test failures and CI
+ * reports: `tape:line: pair|step N: title [code]`, then (indented) the
+ * request or step, then the details.
+ */
+export function driftLines(d: Drift, options: { tape?: string; indent?: string; clipRequest?: number } = {}): string[] {
+  const indent = options.indent ?? '  ';
+  const terminal = isTerminalDrift(d);
+  const request = options.clipRequest && d.request.length > options.clipRequest ? `${d.request.slice(0, options.clipRequest - 1)}…` : d.request;
+  return [
+    `${options.tape ?? d.tape}:${d.line}: ${terminal ? 'step' : 'pair'} ${d.pair}: ${d.title} [${d.code}]`,
+    // A terminal drift's title already names its step (the input or marker).
+    ...(terminal ? [] : [`${indent}request: ${request}`]),
+    ...d.details.map((l) => `${indent}${l}`),
+  ];
+}

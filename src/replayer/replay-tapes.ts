@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { usageError } from '../core/errors.js';
+import type { Drift } from './drift.js';
 import { readProtocolTape, type ProtocolTape } from '../core/tape.js';
 import { placeholderFor, placeholdersIn, restore } from '../core/redact.js';
 import { replayProtocolTape, type ProtocolReplayOptions, type TapeReplayResult } from './protocol.js';
@@ -81,14 +82,15 @@ export async function replayTapes(patterns: readonly string[], options: ReplayTa
     return result;
   });
   const driftCount = results.reduce((n, r) => n + r.drifts.length, 0);
-  const unaccepted = results.reduce((n, r) => n + unacceptedDrifts(r), 0);
+  const unaccepted = results.reduce((n, r) => n + unacceptedDrifts(r).length, 0);
   return { tapes: results, driftCount, exitCode: unaccepted > 0 ? 1 : 0, durationMs: performance.now() - started };
 }
 
 /** Drifts an update did not accept: a timeout or a crash is never an answer to accept. */
-export function unacceptedDrifts(result: AnyTapeResult): number {
-  if (result.kind === 'terminal') return result.updated ? 0 : result.drifts.length;
-  return result.updatedPairs > 0 ? result.drifts.filter((d) => d.code === 'TD1002' || d.code === 'TD1003').length : result.drifts.length;
+export function unacceptedDrifts(result: AnyTapeResult | TapeReplayResult): Drift[] {
+  if ('kind' in result && result.kind === 'terminal') return result.updated ? [] : result.drifts;
+  const protocol = result as TapeReplayResult;
+  return protocol.updatedPairs > 0 ? protocol.drifts.filter((d) => d.code === 'TD1002' || d.code === 'TD1003') : protocol.drifts;
 }
 
 /** Runs `work` over `items` with at most `jobs` at once, keeping the results in order. */

@@ -1,3 +1,4 @@
+import { escapeControl } from '../core/escape.js';
 import { encodeKey } from '../session/keys.js';
 
 /**
@@ -7,15 +8,9 @@ import { encodeKey } from '../session/keys.js';
  * by the sequences a real xterm sends for them.
  */
 
-/** Shows control characters instead of letting them act on the reader's terminal. */
+/** Control characters shown, newlines included (a description is one line). */
 export function escapeControlChars(text: string): string {
-  return text.replace(/[\x00-\x1f\x7f]/g, (ch) => {
-    if (ch === '\x1b') return '\\e';
-    if (ch === '\r') return '\\r';
-    if (ch === '\n') return '\\n';
-    if (ch === '\t') return '\\t';
-    return `\\x${ch.charCodeAt(0).toString(16).padStart(2, '0')}`;
-  });
+  return escapeControl(text, { newlines: 'escape' });
 }
 
 const NAMED_KEYS = [

@@ -1,4 +1,5 @@
 import { usageError } from '../../core/errors.js';
+import { resultEnvelope } from '../../core/envelope.js';
 import { writeFileAtomic } from '../../core/atomic-write.js';
 import { convertCast } from '../../render/export-cast.js';
 import { castToHtml } from '../../render/export-html.js';
@@ -61,7 +62,7 @@ export async function run(argv: string[]): Promise<number> {
   } else {
     throw usageError(`export: --format must be v2, v3, html or webm, got ${JSON.stringify(format ?? '')}`);
   }
-  if (values.json) process.stdout.write(`${JSON.stringify({ ok: true, command: 'export', timestamp: new Date().toISOString(), result: { format, out: values.out, ...result } })}\n`);
+  if (values.json) process.stdout.write(`${JSON.stringify(resultEnvelope('export', { format, out: values.out, ...result }))}\n`);
   else process.stderr.write(`tapedeck: wrote ${values.out}\n`);
   return 0;
 }

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { TapedeckError } from '../core/errors.js';
@@ -18,6 +18,17 @@ export interface PlayedCast {
   exitStatus?: number;
   /** Markers passed on the way. */
   markers: string[];
+}
+
+/** Tapes smaller than this are read on this thread. */
+const WORKER_MIN_BYTES = 1024 * 1024;
+
+function fileSize(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0; // the reader reports the real problem, naming the file
+  }
 }
 
 /** Output handed to xterm before waiting for it to catch up: keeps memory flat on huge tapes. */
@@ -66,7 +77,8 @@ async function* workerSteps(path: string, position: CastPosition): AsyncGenerato
  * tape is read line by line and xterm is never more than a few MB behind.
  */
 export async function playCast(path: string, position?: CastPosition, options: { scrollback?: number } = {}): Promise<PlayedCast> {
-  const useWorker = existsSync(fileURLToPath(WORKER_URL));
+  // The worker pays off when parsing a big tape can overlap with xterm; starting one costs ~40 ms.
+  const useWorker = existsSync(fileURLToPath(WORKER_URL)) && fileSize(path) >= WORKER_MIN_BYTES;
   const steps = useWorker ? workerSteps(path, position) : castSteps(path, position);
   let played: PlayedCast | undefined;
   let inFlight = 0;

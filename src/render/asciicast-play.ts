@@ -18,6 +18,8 @@ export interface PlayedCast {
   exitStatus?: number;
   /** Markers passed on the way. */
   markers: string[];
+  /** Tape events applied (up to the position). */
+  events: number;
 }
 
 /** Tapes smaller than this are read on this thread. */
@@ -91,7 +93,7 @@ export async function playCast(path: string, position?: CastPosition, options: {
       if (next.done) break;
       const step = next.value;
       if (step.kind === 'header') {
-        played = { header: step.header, screen: new Screen({ rows: step.header.rows, cols: step.header.cols, scrollback: options.scrollback }), time: 0, markers: [] };
+        played = { header: step.header, screen: new Screen({ rows: step.header.rows, cols: step.header.cols, scrollback: options.scrollback }), time: 0, markers: [], events: 0 };
         continue;
       }
       const screen = played!.screen;
@@ -118,6 +120,7 @@ export async function playCast(path: string, position?: CastPosition, options: {
   if (!played || !end) throw new Error(`cast player ended early: ${path}`);
   played.time = end.time;
   played.markers = end.markers;
+  played.events = end.events;
   if (position && 'marker' in position && !end.reachedMarker) {
     played.screen.dispose();
     const known = end.markers.length ? `markers in the tape: ${end.markers.map((m) => JSON.stringify(m)).join(', ')}` : 'the tape has no markers';

@@ -10,7 +10,7 @@ export type CastStep =
   | { kind: 'output'; bytes: Uint8Array }
   | { kind: 'resize'; rows: number; cols: number }
   | { kind: 'exit'; status: number }
-  | { kind: 'end'; time: number; markers: string[]; reachedMarker: boolean };
+  | { kind: 'end'; time: number; markers: string[]; reachedMarker: boolean; /** Tape events applied. */ events: number };
 
 /** xterm's per-write cost dominates small events: hand it at least this much at a time. */
 const BATCH_BYTES = 64 * 1024;
@@ -31,8 +31,10 @@ export async function* castSteps(path: string, position: CastPosition): AsyncGen
   let time = 0;
   const markers: string[] = [];
   let reachedMarker = false;
+  let events = 0;
   for await (const event of cast.events()) {
     if (position && 'seconds' in position && event.time > position.seconds) break;
+    events++;
     time = event.time;
     if (event.code === 'o') {
       const bytes = eventBytes(event);
@@ -56,5 +58,5 @@ export async function* castSteps(path: string, position: CastPosition): AsyncGen
     }
   }
   yield* flush();
-  yield { kind: 'end', time, markers, reachedMarker };
+  yield { kind: 'end', time, markers, reachedMarker, events };
 }

@@ -1,5 +1,4 @@
 import { playCast, type CastPosition } from './asciicast-play.js';
-import { openCast } from './asciicast-read.js';
 import { screenshotSnapshot, type Screenshot, type ScreenshotOptions } from './screenshot.js';
 
 /**
@@ -12,20 +11,9 @@ export async function screenshotCast(file: string, position?: CastPosition, opti
   const played = await playCast(file, position, { scrollback: 0 });
   try {
     const snap = played.screen.snapshot({ includeCells: true });
-    const shot = await screenshotSnapshot(snap, await countEvents(file, position), options);
+    const shot = await screenshotSnapshot(snap, played.events, options);
     return { ...shot, time: played.time };
   } finally {
     played.screen.dispose();
   }
-}
-
-async function countEvents(file: string, position: CastPosition): Promise<number> {
-  const cast = await openCast(file);
-  let n = 0;
-  for await (const event of cast.events()) {
-    if (position && 'seconds' in position && event.time > position.seconds) break;
-    n++;
-    if (position && 'marker' in position && event.code === 'm' && event.data === position.marker) break;
-  }
-  return n;
 }

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TapedeckError } from '../src/core/errors.js';
 import { spawnTerminal, trackedCount, type Terminal } from '../src/session/index.js';
+import { processAlive } from './helpers/cli.js';
 
 const open: Terminal[] = [];
 afterEach(async () => {
@@ -32,14 +33,6 @@ function bash(options: Parameters<typeof spawnTerminal>[2] = {}): Terminal {
   return spawn('bash', ['--norc', '--noprofile'], { ...options, env: { PS1: PROMPT, HISTFILE: '/dev/null', ...options.env } });
 }
 
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 async function rejection(p: Promise<unknown> | (() => unknown)): Promise<TapedeckError> {
   try {

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { CastWriter, playCast, readCast } from '../src/render/index.js';
 import { spawnTerminal } from '../src/session/index.js';
+import { processAlive } from './helpers/cli.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const CLI = join(ROOT, 'dist/cli/main.js');
@@ -27,14 +28,6 @@ function cli(args: string[], input?: string): Promise<Run> {
   });
 }
 
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('tapedeck record (terminal, non-interactive) + snapshot', () => {
   it('records a program to its exit, exits with its code, and snapshots the screen', async () => {

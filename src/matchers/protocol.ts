@@ -64,13 +64,17 @@ export async function toReplayCleanly(this: State, received: unknown, command?: 
   assertCommand(command, 'toReplayCleanly');
   const update = updateModeFor(this) === 'all';
   const result = await replayProtocolTape(received, { command, update, ...settings((options ?? {}) as ProtocolMatcherOptions) });
-  const remaining = unacceptedDrifts(result);
+  return replayVerdict(received, unacceptedDrifts(result), `${result.pairs.length} pairs`);
+}
+
+/** The matcher result of a tape replay, the same for protocol and terminal tapes. */
+export function replayVerdict(tape: string, remaining: readonly Drift[], units: string) {
   return {
     pass: remaining.length === 0,
     message: () =>
       remaining.length === 0
-        ? `expected ${received} to drift, but all ${result.pairs.length} pairs replayed cleanly`
-        : `${received}: ${remaining.length} drift(s) in ${result.pairs.length} pairs\n\n${formatDrifts(remaining)}\n\nAccept intended changes with vitest -u (or tapedeck replay --update).`,
+        ? `expected ${tape} to drift, but all ${units} replayed cleanly`
+        : `${tape}: ${remaining.length} drift(s) in ${units}\n\n${formatDrifts(remaining)}\n\nAccept intended changes with vitest -u (or tapedeck replay --update).`,
   };
 }
 

@@ -4,7 +4,7 @@ import { compileRegex } from '../core/normalise.js';
 import type { ScreenMask } from '../render/golden-text.js';
 import { replayTerminal, type ScreenshotCheckpointOptions, type TerminalReplayOptions } from '../replayer/terminal.js';
 import { updateModeFor, usedGoldens, type MatcherStateLike } from './context.js';
-import { formatDrifts } from './protocol.js';
+import { replayVerdict } from './protocol.js';
 
 export interface TerminalReplayMatcherOptions {
   /** Masks added to tapedeck.config.json's: RegExps (or regex strings) per line, or cell rectangles. */
@@ -48,12 +48,5 @@ export async function replayCastCleanly(ctx: MatcherStateLike, cast: string, com
   const result = await replayTerminal(cast, replayOptions);
   // The checkpoint goldens are in use: never reported (or removed) as obsolete.
   for (const shot of result.screenshots ?? []) usedGoldens.add(shot.golden);
-  const remaining = unacceptedDrifts(result);
-  return {
-    pass: remaining.length === 0,
-    message: () =>
-      remaining.length === 0
-        ? `expected ${cast} to drift, but all ${result.steps.length} steps replayed cleanly`
-        : `${cast}: ${remaining.length} drift(s) in ${result.steps.length} steps\n\n${formatDrifts(remaining)}\n\nAccept intended changes with vitest -u (or tapedeck replay --update).`,
-  };
+  return replayVerdict(cast, unacceptedDrifts(result), `${result.steps.length} steps`);
 }

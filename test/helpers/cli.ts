@@ -64,3 +64,13 @@ export function useTempDirs(): () => string {
     return t.dir;
   };
 }
+
+/** Whether a process still exists (signal 0 checks without signalling). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

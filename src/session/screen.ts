@@ -1,6 +1,7 @@
 import xtermHeadless from '@xterm/headless';
 import type { IBufferCell, Terminal as XTerm } from '@xterm/headless';
 import { resolveColor, type CellColor } from './screen-colors.js';
+import { useGlibcWidths } from './unicode-widths.js';
 
 const { Terminal: HeadlessTerminal } = xtermHeadless;
 
@@ -72,6 +73,8 @@ export class Screen {
       scrollback: options.scrollback ?? 1000,
       allowProposedApi: true,
     });
+    // Unicode 6 widths (xterm's default) put every emoji in one cell; programs count two.
+    useGlibcWidths(this.xterm.unicode);
   }
 
   get rows(): number {

@@ -30,8 +30,10 @@ export function pinnedEnv(options: EnvOptions): Record<string, string> {
   env.TERM = options.term ?? 'xterm-256color';
   env.LANG = 'C.UTF-8';
   env.TZ = 'UTC';
-  env.COLUMNS = String(options.cols);
-  env.LINES = String(options.rows);
+  // No LINES/COLUMNS: ncurses prefers them to the terminal's size, so a program
+  // started with them never follows a resize (SIGWINCH). The PTY has the size.
+  delete env.COLUMNS;
+  delete env.LINES;
   for (const [k, v] of Object.entries(options.env ?? {})) {
     if (v === undefined) delete env[k];
     else env[k] = v;

@@ -48,6 +48,8 @@ const MAX_DRAIN_BYTES = 256 * 1024 * 1024;
  */
 export class PtyProcess {
   readonly pty: IPty;
+  /** The master side is (being) closed: writes would fail with EBADF, so they are dropped. */
+  private closed = false;
 
   constructor(private readonly options: PtyProcessOptions) {
     try {
@@ -90,7 +92,10 @@ export class PtyProcess {
     const fd = internals._fd;
     // Once the socket closed, the fd number may belong to another file: never read it again.
     let open = true;
-    socket.once('close', () => (open = false));
+    socket.once('close', () => {
+      open = false;
+      this.closed = true;
+    });
     const destroy = socket.destroy.bind(socket);
     socket.destroy = (...args: unknown[]) => {
       if (open) this.drain(fd);
@@ -116,7 +121,19 @@ export class PtyProcess {
   }
 
   write(data: string | Buffer): void {
-    this.pty.write(data);
+    if (!this.closed) this.pty.write(data);
+  }
+
+  /**
+   * Closes the master side once writes already handed to node-pty are done:
+   * node-pty writes with fs.write on a thread, and closing the fd under it logs
+   * "Unhandled pty write error ... EBADF" (e.g. a query answer sent just before dispose).
+   */
+  async close(): Promise<void> {
+    this.closed = true;
+    const queue = (this.pty as unknown as { _writeStream?: { _writeQueue?: unknown[] } })._writeStream?._writeQueue;
+    for (let i = 0; i < 50 && queue && queue.length > 0; i++) await new Promise((resolve) => setTimeout(resolve, 2));
+    this.destroy();
   }
 
   resize(rows: number, cols: number): void {
@@ -130,6 +147,7 @@ export class PtyProcess {
 
   /** Ends the child's whole process group and closes the master side. */
   destroy(): void {
+    this.closed = true;
     killGroup(this.pty.pid, 'SIGHUP');
     try {
       (this.pty as unknown as UnixPtyInternals).destroy();

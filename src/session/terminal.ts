@@ -256,7 +256,7 @@ export class Terminal {
    */
   async kill(graceMs = 1000): Promise<TerminalExit> {
     if (this.exitInfo) return this.exitInfo;
-    this.child.destroy();
+    await this.child.close();
     const timer = setTimeout(() => killGroup(this.child.pid, 'SIGKILL'), graceMs);
     try {
       return await this.exited;

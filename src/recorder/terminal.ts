@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { signalExitCode } from '../core/process.js';
 import { CastWriter } from '../tape/asciicast-write.js';
 import type { CastFormat } from '../tape/asciicast.js';
@@ -56,6 +57,8 @@ export async function recordTerminal(options: RecordTerminalOptions): Promise<{ 
     termType: 'xterm-256color',
     title: options.title,
     argv: [options.command, ...args],
+    // Replays run here too: a tape of `bash ./script.sh` needs its directory.
+    cwd: resolve(options.cwd ?? process.cwd()),
     // What asciinema records: the user's shell (TERM goes in term.type, or env.TERM in v2).
     ...(process.env.SHELL ? { env: { SHELL: process.env.SHELL } } : {}),
   });

@@ -1,4 +1,5 @@
 import { readFileSync, rmSync, statSync } from 'node:fs';
+import { freshHome, freshHomeEnv, recordedCwd } from './terminal-home.js';
 import { TapedeckError } from '../core/errors.js';
 import type { ScreenMask } from '../render/golden-text.js';
 import type { TerminalEvent } from '../session/events.js';
@@ -39,7 +40,10 @@ export interface TerminalReplayOptions {
   writePending?: boolean;
   /** Merged over the recorded environment (`undefined` removes a variable). */
   env?: Record<string, string | undefined>;
+  /** Where the program runs; default the tape's recorded directory when it exists, else the current one. */
   cwd?: string;
+  /** HOME: `fresh` (default) an empty temporary directory removed after the run, `inherit` the caller's. */
+  home?: 'fresh' | 'inherit';
 }
 
 export type TerminalStepStatus = 'ok' | 'drifted' | 'not-run';
@@ -140,7 +144,13 @@ class TerminalReplay {
     if (this.shots?.needed) await this.shots.prepare();
     this.started = performance.now();
     this.lastStepAt = this.started;
-    this.terminal = this.spawn();
+    const home = this.options.home === 'inherit' ? undefined : freshHome();
+    try {
+      this.terminal = this.spawn(home?.path);
+    } catch (err) {
+      home?.remove();
+      throw err;
+    }
     let live: TerminalEvent[] = [];
     let liveExit: TerminalExit | undefined;
     try {
@@ -154,6 +164,7 @@ class TerminalReplay {
       live = [...this.terminal.events.events];
     } finally {
       await this.terminal.dispose();
+      home?.remove();
     }
     let updated = false;
     let pendingPath: string | undefined;
@@ -194,7 +205,7 @@ class TerminalReplay {
     };
   }
 
-  private spawn(): Terminal {
+  private spawn(home: string | undefined): Terminal {
     const { header, command } = this.plan;
     const recorded = Object.fromEntries(Object.entries(header.env ?? {}).filter(([name]) => RECORDED_ENV_ALLOWED.test(name)));
     try {
@@ -202,8 +213,8 @@ class TerminalReplay {
         rows: header.rows,
         cols: header.cols,
         term: header.termType,
-        env: { ...recorded, ...this.options.env },
-        cwd: this.options.cwd,
+        env: { ...recorded, ...(home ? freshHomeEnv(home) : {}), ...this.options.env },
+        cwd: this.options.cwd ?? recordedCwd(header.cwd),
       });
     } catch (err) {
       if (err instanceof TapedeckError && !err.location) {

@@ -21,6 +21,10 @@ export async function convertCast(input: string, output: string, format: CastFor
     command: h.command,
     idleTimeLimit: h.idleTimeLimit,
     env: h.env,
+    cwd: h.cwd,
+    theme: h.theme,
+    termVersion: h.termVersion,
+    tags: h.tags,
   });
   let events = 0;
   try {

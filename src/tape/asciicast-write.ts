@@ -3,7 +3,7 @@ import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { TapedeckError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
-import { BYTES_EVENT, type CastFormat } from './asciicast.js';
+import { BYTES_EVENT, type CastFormat, type CastTheme } from './asciicast.js';
 import { Utf8Chunker, type Utf8Piece } from './asciicast-utf8.js';
 
 export interface CastWriterOptions {
@@ -20,6 +20,13 @@ export interface CastWriterOptions {
   command?: string;
   idleTimeLimit?: number;
   env?: Record<string, string>;
+  /** Working directory of the recording (kept under the "tapedeck" key; replays run there). */
+  cwd?: string;
+  theme?: CastTheme;
+  /** v3 only: term.version. */
+  termVersion?: string;
+  /** v3 only. */
+  tags?: string[];
 }
 
 /** Quotes argv for display only (a tape's command is never run by a shell). */
@@ -35,15 +42,17 @@ export function castHeaderLine(options: CastWriterOptions): Record<string, unkno
   else if (options.command !== undefined) optional.command = options.command;
   if (options.idleTimeLimit !== undefined) optional.idle_time_limit = options.idleTimeLimit;
   if (options.env) optional.env = options.env;
-  if (options.argv) optional.tapedeck = { argv: options.argv };
+  if (options.argv || options.cwd) optional.tapedeck = { ...(options.argv ? { argv: options.argv } : {}), ...(options.cwd ? { cwd: options.cwd } : {}) };
   if ((options.format ?? 'v3') === 'v2') {
     // v2 has no term.type: TERM lives in env, where asciinema 2 puts it.
     const env = options.termType ? { ...options.env, TERM: options.termType } : options.env;
-    return { version: 2, width: options.cols, height: options.rows, timestamp, ...optional, ...(env ? { env } : {}) };
+    return { version: 2, width: options.cols, height: options.rows, timestamp, ...optional, ...(env ? { env } : {}), ...(options.theme ? { theme: options.theme } : {}) };
   }
   const term: Record<string, unknown> = { cols: options.cols, rows: options.rows };
   if (options.termType) term.type = options.termType;
-  return { version: 3, term, timestamp, ...optional };
+  if (options.termVersion) term.version = options.termVersion;
+  if (options.theme) term.theme = options.theme;
+  return { version: 3, term, timestamp, ...optional, ...(options.tags ? { tags: options.tags } : {}) };
 }
 
 /** Microsecond precision, as asciinema writes it. */

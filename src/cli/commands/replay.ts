@@ -59,6 +59,11 @@ terminal tapes:
   --step-timeout-ms N  how long a step may wait for its screen (default ${DEFAULT_STEP_TIMEOUT_MS})
   --bail               stop a tape at its first drift (default: send the input anyway, go on)
   --realtime           wait the recorded interval before each step
+  --cwd DIR            run the program in DIR (default: where the tape was recorded,
+                       when that directory exists; else the current one)
+  --home fresh|inherit HOME for the program: a fresh empty temporary directory per
+                       replay (default; nothing a program saves reaches the next run)
+                       or the caller's
   --screenshots        at each marker also render the live screen (Chromium; masks painted
                        over) and pixel-compare it with <tape without .cast>.<marker>.png
                        beside the tape: written when missing (not on CI), rewritten with
@@ -93,6 +98,8 @@ export async function run(argv: string[]): Promise<number> {
     'step-timeout-ms': { type: 'string' },
     bail: { type: 'boolean', default: false },
     realtime: { type: 'boolean', default: false },
+    cwd: { type: 'string' },
+    home: { type: 'string' },
     screenshots: { type: 'boolean', default: false },
     threshold: { type: 'string' },
     'max-diff-pixels': { type: 'string' },
@@ -137,6 +144,8 @@ export async function run(argv: string[]): Promise<number> {
           stepTimeoutMs: parseIntOption('step-timeout-ms', values['step-timeout-ms'], DEFAULT_STEP_TIMEOUT_MS, 1),
           bail: values.bail,
           realtime: values.realtime,
+          cwd: values.cwd,
+          home: parseHome(values.home),
           update: values.update,
           writePending,
           ...(screenshots ? { screenshots } : {}),
@@ -235,4 +244,9 @@ function writeJson(result: ReplayTapesResult): void {
   Object.assign(summary, { exit_code: result.exitCode, duration_ms: Math.round(result.durationMs) });
   out.push(JSON.stringify(summary));
   process.stdout.write(`${out.join('\n')}\n`);
+}
+
+function parseHome(value: string | undefined): 'fresh' | 'inherit' {
+  if (value === undefined || value === 'fresh' || value === 'inherit') return value ?? 'fresh';
+  throw usageError(`replay: --home takes fresh or inherit, got ${JSON.stringify(value)}`);
 }

@@ -9,7 +9,7 @@ import { screenDrift, terminalDrift } from './terminal-drift.js';
 import { planTerminalReplay, type PlannedStep, type TerminalPlan, type TerminalStepKind } from './terminal-plan.js';
 import { checkpointKey, syncKey } from './terminal-screen.js';
 import { CheckpointScreenshots, type CheckpointScreenshot, type ScreenshotCheckpointOptions } from './terminal-screenshot.js';
-import { castFromLive, rewriteCastFromLive } from './terminal-update.js';
+import { castFromLive, rewriteCastFromLive, type StepRef } from './terminal-update.js';
 import { exitWithin, waitForScreenKey, type ScreenWaitOutcome } from './terminal-wait.js';
 
 export type { CheckpointScreenshot, ScreenshotCheckpointOptions } from './terminal-screenshot.js';
@@ -120,8 +120,8 @@ class TerminalReplay {
   private readonly timeoutMs: number;
   private readonly drifts: Drift[] = [];
   private readonly steps: TerminalStepResult[] = [];
-  /** Live event seq → recorded time of the step it carried out (for --update). */
-  private readonly stepTimes = new Map<number, number>();
+  /** Live event seq → the step it carried out (for --update). */
+  private readonly stepTimes = new Map<number, StepRef>();
   private stopped = false;
   private terminal!: Terminal;
   private started = 0;
@@ -324,7 +324,7 @@ class TerminalReplay {
   }
 
   private stepDone(step: PlannedStep, seq: number): void {
-    this.stepTimes.set(seq, step.time);
+    this.stepTimes.set(seq, { time: step.time, line: step.at.line });
     this.lastStepAt = performance.now();
     this.lastStepRecorded = step.time;
   }

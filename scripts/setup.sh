@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 
 need_apt=()
 for pair in vim:vim less:less htop:htop tmux:tmux asciinema:asciinema python3:python3 \
-            make:make g++:g++ chromium:chromium ffmpeg:ffmpeg; do
+            make:make g++:g++ chromium:chromium ffmpeg:ffmpeg git:git nano:nano whiptail:whiptail; do
   bin=${pair%%:*}; pkg=${pair##*:}
   command -v "$bin" >/dev/null 2>&1 || need_apt+=("$pkg")
 done

@@ -31,7 +31,8 @@ function makeRepo(): string {
     });
   execFileSync('mkdir', ['-p', repo]);
   git('init', '-q', '-b', 'main');
-  const messages = ['🚀 launch 漢字', '✨ sparkle the docs', 'fix: émoji widths 😀😀', '漢字 and 🥲 in one line', 'plain ascii message'];
+  // Long enough that some lines wrap at 60 columns: where they wrap depends on the widths.
+  const messages = ['🚀 launch 漢字', '✨ sparkle the docs 😀😀😀😀😀😀😀😀😀😀😀😀😀😀 and more', 'fix: émoji widths 😀😀', '漢字 and 🥲 in one line', 'plain ascii message'];
   for (let i = 0; i < 12; i++) git('commit', '-q', '--allow-empty', '-m', `${messages[i % messages.length]} #${i + 1}`);
   return repo;
 }

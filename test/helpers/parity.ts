@@ -45,7 +45,14 @@ export interface ParityCase {
 }
 
 export interface ParityScreen {
+  /** Each row's text, trailing blanks trimmed. */
   lines: string[];
+  /**
+   * Each row as cells ('' for the right half of a wide character), trailing
+   * blanks trimmed: tapedeck's from its own cell grid, tmux's laid out by
+   * glibc's wcwidth (what tmux itself uses).
+   */
+  cells: string[][];
   cursor: { row: number; col: number };
 }
 
@@ -56,7 +63,7 @@ export interface ParityResult {
 
 const WAIT_MS = 15_000;
 /** Screens are compared once neither changed for this long after the final text showed. */
-const STABLE_MS = 150;
+const STABLE_MS = 100;
 
 /** DEC special graphics, as xterm.js maps it. */
 const DEC_GRAPHICS: Record<string, string> = {
@@ -101,12 +108,12 @@ export function cellsOf(line: string): string[] {
   return cells;
 }
 
-function masked(lines: string[], c: ParityCase): string[] {
-  return lines.map((l) => {
-    if ((c.mask ?? []).some((m) => m.test(l))) return '<masked>';
-    for (const [re, to] of c.replace ?? []) l = l.replace(re, to);
-    return l;
+function masked(screen: ParityScreen, c: ParityCase): ParityScreen {
+  const cells = screen.cells.map((row, r) => {
+    if ((c.mask ?? []).some((m) => m.test(screen.lines[r] ?? ''))) return ['<masked>'];
+    return row.map((cell) => (c.replace ?? []).reduce((text, [re, to]) => text.replace(re, to), cell));
   });
+  return { ...screen, cells };
 }
 
 async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = WAIT_MS): Promise<T> {
@@ -152,7 +159,7 @@ class TmuxPane {
     const [text, cursor] = await Promise.all([this.tmux('capture-pane', '-p', '-e', '-t', 'p'), this.tmux('display', '-p', '-t', 'p', '#{cursor_y} #{cursor_x}')]);
     const [row, col] = cursor.trim().split(' ').map(Number);
     const lines = text.replace(/\n$/, '').split('\n').map(tmuxLineText);
-    return { lines, cursor: { row, col } };
+    return { lines, cells: lines.map(cellsOf), cursor: { row, col } };
   }
 
   async close(): Promise<void> {
@@ -163,8 +170,14 @@ class TmuxPane {
 
 function tapedeckScreen(t: Terminal): ParityScreen {
   const snap = t.screen.snapshot({ includeCells: true });
-  const lines = snap.cells!.map((row) => row.map((c) => (c.width === 0 ? '' : c.char || ' ')).join('').trimEnd());
-  return { lines, cursor: { row: snap.cursor.row, col: snap.cursor.col } };
+  const cells = snap.cells!.map((row) => {
+    const out = row.map((c) => (c.width === 0 ? '' : c.char || ' '));
+    while (out.length > 0 && (out.at(-1) === ' ' || out.at(-1) === '')) out.pop();
+    // A wide character's right half goes with it.
+    if (out.length > 0 && row[out.length - 1]?.width === 2) out.push('');
+    return out;
+  });
+  return { lines: cells.map((row) => row.join('')), cells, cursor: { row: snap.cursor.row, col: snap.cursor.col } };
 }
 
 const NORMAL_MODES = { applicationCursorKeys: false, applicationKeypad: false, bracketedPaste: false };
@@ -225,15 +238,15 @@ export async function runParity(c: ParityCase): Promise<ParityResult> {
   const overrides = { HOME: home, ...c.env };
   try {
     const [a, b] = await Promise.all([onTapedeck(c, overrides), onTmux(c, pinnedEnv({ rows: c.rows, cols: c.cols, env: overrides }))]);
-    return { tapedeck: { ...a, lines: masked(a.lines, c) }, tmux: { ...b, lines: masked(b.lines, c) } };
+    return { tapedeck: masked(a, c), tmux: masked(b, c) };
   } finally {
     rmSync(home, { recursive: true, force: true });
   }
 }
 
-/** Both screens as cell rows (trailing blank rows dropped), for a readable toEqual diff. */
+/** A screen's cell rows (trailing blank rows dropped), for a readable toEqual diff. */
 export function cellRows(screen: ParityScreen): string[][] {
-  const rows = screen.lines.map(cellsOf);
+  const rows = [...screen.cells];
   while (rows.length > 0 && rows.at(-1)!.length === 0) rows.pop();
   return rows;
 }

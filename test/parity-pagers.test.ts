@@ -49,8 +49,15 @@ const cases: Record<string, () => ParityCase> = {
     rows: 24,
     cols: 80,
     cwd: FIXTURES,
-    steps: [{ waitFor: 'def greet' }, { type: '3Go' }, { type: '# 🚀 edited 漢字 ✨' }, { press: 'Escape' }],
-    final: '# 🚀 edited 漢字 ✨',
+    steps: [
+      { waitFor: 'def greet' },
+      { settle: 50 },
+      { type: '3Go' },
+      { type: '# 🚀 edited 漢字 ✨' },
+      { press: 'Escape' },
+      { type: ':echo "done 😀"\r' },
+    ],
+    final: 'done 😀',
   }),
   'less paging a file with emoji, CJK and wrapped lines': () => ({
     command: ['less', 'long.txt'],
@@ -58,8 +65,8 @@ const cases: Record<string, () => ParityCase> = {
     rows: 20,
     cols: 60,
     cwd: FIXTURES,
-    steps: [{ waitFor: 'line 01' }, { type: ' ' }, { waitFor: 'line 2' }, { type: 'j' }],
-    final: /line 3\d/,
+    steps: [{ waitFor: 'line 01' }, { settle: 50 }, { type: ' ' }, { waitFor: 'line 2' }, { settle: 50 }, { type: 'j' }, { type: '/line 42\r' }],
+    final: /^line 42/m,
   }),
   'git log in its pager': () => ({
     command: ['git', '-c', 'core.pager=less', '-c', 'color.ui=always', 'log', '--format=%h %an %s'],
@@ -67,7 +74,7 @@ const cases: Record<string, () => ParityCase> = {
     rows: 10,
     cols: 60,
     cwd: repo,
-    steps: [{ waitFor: '#12' }, { type: ' ' }],
+    steps: [{ waitFor: '#12' }, { settle: 50 }, { type: ' ' }],
     final: '#1\n',
   }),
   'htop showing a process with an emoji name': () => ({

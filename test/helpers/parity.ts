@@ -27,6 +27,8 @@ export type ParityStep =
   | { press: string | string[] }
   /** Both screens contain this text (each side waits for itself). */
   | { waitFor: string | RegExp }
+  /** Both screens unchanged for this many ms (a program done drawing). */
+  | { settle: number }
   | { resize: { rows: number; cols: number } };
 
 export interface ParityCase {
@@ -168,6 +170,21 @@ class TmuxPane {
   }
 }
 
+/** The pane's screen once it stayed the same for `ms`. */
+async function stable(pane: TmuxPane, ms: number): Promise<ParityScreen> {
+  let last = await pane.screen();
+  let since = Date.now();
+  return until('a stable screen', async () => {
+    const now = await pane.screen();
+    if (JSON.stringify(now) !== JSON.stringify(last)) {
+      last = now;
+      since = Date.now();
+      return undefined;
+    }
+    return Date.now() - since >= ms ? now : undefined;
+  });
+}
+
 function tapedeckScreen(t: Terminal): ParityScreen {
   const snap = t.screen.snapshot({ includeCells: true });
   const cells = snap.cells!.map((row) => {
@@ -194,6 +211,7 @@ async function onTapedeck(c: ParityCase, env: Record<string, string | undefined>
   try {
     for (const step of c.steps) {
       if ('waitFor' in step) await t.waitForText(step.waitFor, { timeoutMs: WAIT_MS });
+      else if ('settle' in step) await t.waitForStable(step.settle, { timeoutMs: WAIT_MS });
       else if ('resize' in step) t.resize(step.resize.rows, step.resize.cols);
       else t.write(stepBytes(step)!);
     }
@@ -212,21 +230,12 @@ async function onTmux(c: ParityCase, env: Record<string, string>): Promise<Parit
     await pane.start(c);
     for (const step of c.steps) {
       if ('waitFor' in step) await until(`text ${step.waitFor}`, async () => (contains(await text(), step.waitFor) ? true : undefined));
+      else if ('settle' in step) await stable(pane, step.settle);
       else if ('resize' in step) await pane.tmux('resize-window', '-t', 'p', '-x', String(step.resize.cols), '-y', String(step.resize.rows));
       else await pane.send(stepBytes(step)!);
     }
     await until(`final text ${c.final}`, async () => (contains(await text(), c.final) ? true : undefined));
-    let last = await pane.screen();
-    let since = Date.now();
-    return await until('a stable screen', async () => {
-      const now = await pane.screen();
-      if (JSON.stringify(now) !== JSON.stringify(last)) {
-        last = now;
-        since = Date.now();
-        return undefined;
-      }
-      return Date.now() - since >= STABLE_MS ? now : undefined;
-    });
+    return await stable(pane, STABLE_MS);
   } finally {
     await pane.close();
   }

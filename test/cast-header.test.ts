@@ -1,7 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { chromium } from 'playwright-core';
 import pngjs from 'pngjs';
+import { CHROMIUM_ARGS, chromiumPath } from '../src/render/renderer-browser.js';
 import { tapedeck, tempDir } from './helpers/cli.js';
 
 /**
@@ -103,5 +105,28 @@ describe('screenshots of wide characters', () => {
     // Cell 2 of row 1 holds the same bar glyph as cell 2 of row 2 (row 2 is all bars).
     expect(crop(2, 0)).toBe(crop(2, 1));
     expect(crop(3, 0)).not.toBe(crop(3, 1));
+  });
+
+  it('the exported player page (asciinema-player) also puts emoji in two cells', async () => {
+    const cast = castFile('player.cast', { version: 3, term: { cols: 30, rows: 2 } }, [[0.1, 'o', '😀😀|\x1b[20GX\r\n漢字|🥲|'], [0.1, 'm', 'end']]);
+    const out = join(dir, 'player.html');
+    expect((await tapedeck(['export', cast, '--format', 'html', '--out', out])).code).toBe(0);
+    const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
+    try {
+      const page = await (await browser.newContext({ offline: true })).newPage();
+      await page.goto(`file://${out}`);
+      await page.evaluate(() => (window as unknown as { tapedeckPlayer: { seek(p: unknown): Promise<void> } }).tapedeckPlayer.seek({ marker: 0 }));
+      // The player draws each run of text at a cell offset (--offset): after two emoji the bar is at cell 4.
+      await page.waitForFunction(() => document.querySelectorAll('.ap-line').length > 0 && document.querySelector('.ap-line')!.textContent!.includes('X'));
+      const runs = await page.evaluate(() =>
+        [...document.querySelectorAll('.ap-line')].slice(0, 2).map((line) => [...line.children].map((s) => `${(s as HTMLElement).style.getPropertyValue('--offset').trim()}:${s.textContent!.trimEnd()}`)),
+      );
+      expect(runs).toEqual([
+        ['0:😀', '2:😀', '4:|              X'],
+        ['0:漢', '2:字', '4:|', '5:🥲', '7:|'],
+      ]);
+    } finally {
+      await browser.close();
+    }
   });
 });

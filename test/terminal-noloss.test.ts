@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnTerminal } from '../src/session/index.js';
 import { recordTerminal } from '../src/recorder/terminal.js';
-import { eventBytes, readCast } from '../src/render/index.js';
+import { eventBytes } from '../src/tape/asciicast.js';
+import { readCast } from '../src/index.js';
 
 /** What `seq 1 N` prints through a PTY (onlcr turns \n into \r\n). */
 function seqOutput(n: number): Buffer {

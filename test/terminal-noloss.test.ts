@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { runs } from './helpers/soak.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +15,7 @@ function seqOutput(n: number): Buffer {
   return Buffer.from(parts.join(''));
 }
 
-const RUNS = Number(process.env.TAPEDECK_NOLOSS_RUNS ?? 50);
+const RUNS = Number(process.env.TAPEDECK_NOLOSS_RUNS ?? runs(6, 50));
 const expected = seqOutput(200000);
 
 describe('no output lost when the child exits', () => {

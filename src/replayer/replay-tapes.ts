@@ -4,6 +4,7 @@ import type { Drift } from '../core/drift.js';
 import { readProtocolTape, type ProtocolTape } from '../tape/protocol-tape.js';
 import { placeholderFor, placeholdersIn, restore } from '../core/redact.js';
 import { replayProtocolTape, type ProtocolReplayOptions, type TapeReplayResult } from './protocol.js';
+import { isTerminalTape } from '../tape/kind.js';
 import { expandTapes, selectShard, type Shard } from './run.js';
 // Terminal replay (node-pty, xterm, maybe Chromium) loads only when a .cast is in the run.
 import type { TerminalReplayOptions, TerminalTapeResult } from './terminal.js';
@@ -48,9 +49,7 @@ function requireRedactedValues(tape: ProtocolTape, env: NodeJS.ProcessEnv): void
   }
 }
 
-export function isTerminalTape(path: string): boolean {
-  return /\.cast$/i.test(path);
-}
+export { isTerminalTape };
 
 type Prepared = { kind: 'protocol'; tape: ProtocolTape } | { kind: 'terminal'; plan: TerminalPlan };
 

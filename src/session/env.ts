@@ -1,6 +1,6 @@
 /**
  * The pinned environment a terminal program runs in (docs/ARCHITECTURE.md
- * "Determinism rules"): the same TERM, locale, time zone and size everywhere,
+ * "Determinism rules"): the same TERM, locale and time zone everywhere (the size comes from the PTY),
  * and none of the caller's colour-forcing switches.
  */
 

@@ -122,12 +122,12 @@ describe('drift summaries', () => {
     const cast = await record(d, BASH, steps, { PS1: '$ ', HISTFILE: '', V: '1' });
     const env = { PS1: '$ ', HISTFILE: '', V: '2' };
     const [human, json] = await Promise.all([
-      tapedeck(['replay', cast, '--step-timeout-ms', '300'], { env }),
-      tapedeck(['replay', cast, '--step-timeout-ms', '300', '--json'], { env }),
+      tapedeck(['replay', cast, '--step-timeout-ms', '1000'], { env }),
+      tapedeck(['replay', cast, '--step-timeout-ms', '1000', '--json'], { env }),
     ]);
     expect(human.code).toBe(1);
     // The first difference in full, then one line for the steps that repeat it.
-    expect(human.stderr.match(/-version 1/g)?.length).toBe(1);
+    expect(human.stderr.match(/-version 1/g)?.length, human.stderr).toBe(1);
     expect(human.stderr).toMatch(/^ {2}steps \d+–\d+: the same difference \(\d+ more drifts\)$/m);
     const envelopes = json.stdout.trim().split('\n').map((l) => JSON.parse(l));
     const summary = envelopes.at(-1);

@@ -58,11 +58,10 @@ export function driftRuns(drifts: readonly Drift[]): DriftRun[] {
   return runs;
 }
 
-/** "steps 5–39: the same difference" (or "step 5: ..." for one). */
+/** "steps 5–39: the same difference (35 more drifts)": the steps between them that did not drift are inside the span. */
 export function repeatLine(run: DriftRun): string {
-  const steps = run.repeats.map((d) => d.pair);
-  const from = steps[0];
-  const to = steps.at(-1)!;
-  const span = from === to ? `step ${from}` : steps.length === to - from + 1 ? `steps ${from}–${to}` : `${steps.length} steps from ${from} to ${to}`;
-  return `${span}: the same difference (${steps.length} more drift${steps.length === 1 ? '' : 's'})`;
+  const from = run.repeats[0].pair;
+  const to = run.repeats.at(-1)!.pair;
+  const n = run.repeats.length;
+  return `${from === to ? `step ${from}` : `steps ${from}–${to}`}: the same difference (${n} more drift${n === 1 ? '' : 's'})`;
 }

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readCast } from '../src/index.js';
 import { recordScript, type ScriptStep } from '../src/recorder/terminal-script.js';
@@ -30,14 +30,19 @@ async function stepTimes(cast: string): Promise<number[]> {
 }
 
 describe.concurrent('where a replay runs', () => {
-  it('a tape records its directory and replays there from anywhere; --cwd overrides', async () => {
+  it('a tape records its directory and replays there from anywhere (found from the tape first); --cwd overrides', async () => {
     const project = sub('project');
-    writeFileSync(join(project, 'script.sh'), 'echo "script ran in $(basename "$PWD") 😀"\n');
+    writeFileSync(join(project, 'script.sh'), 'echo "script ran 😀"\n');
     const cast = await record(project, ['bash', './script.sh'], []);
     const header = JSON.parse(readFileSync(cast, 'utf8').split('\n')[0]);
-    expect(header.tapedeck).toEqual({ argv: ['bash', './script.sh'], cwd: project });
+    expect(header.tapedeck).toEqual({ argv: ['bash', './script.sh'], cwd: project, cwdFromTape: '.' });
+    // A copy of the project (another checkout) replays in the copy, not where it was recorded.
+    const copy = join(dir, 'copy');
+    cpSync(project, copy, { recursive: true });
+    writeFileSync(join(project, 'script.sh'), 'exit 3\n');
     // Run from the repository root: the script is found in the recorded directory.
-    const [here, elsewhere] = await Promise.all([tapedeck(['replay', cast], { cwd: ROOT }), tapedeck(['replay', cast, '--cwd', sub('empty')], { cwd: ROOT })]);
+    const copied = join(copy, 'tape.cast');
+    const [here, elsewhere] = await Promise.all([tapedeck(['replay', copied], { cwd: ROOT }), tapedeck(['replay', copied, '--cwd', sub('empty')], { cwd: ROOT })]);
     expect(here.stderr).toMatch(/^ok /m);
     expect(here.code).toBe(0);
     expect(elsewhere.code).toBe(1);

@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import { signalExitCode } from '../core/process.js';
 import { CastWriter } from '../tape/asciicast-write.js';
 import type { CastFormat } from '../tape/asciicast.js';
@@ -50,6 +50,7 @@ export async function recordTerminal(options: RecordTerminalOptions): Promise<{ 
   const cols = options.cols ?? 80;
   const args = options.args ?? [];
   const format = options.format ?? 'v3';
+  const cwd = resolve(options.cwd ?? process.cwd());
   const writer = new CastWriter(options.out, {
     format,
     rows,
@@ -58,7 +59,8 @@ export async function recordTerminal(options: RecordTerminalOptions): Promise<{ 
     title: options.title,
     argv: [options.command, ...args],
     // Replays run here too: a tape of `bash ./script.sh` needs its directory.
-    cwd: resolve(options.cwd ?? process.cwd()),
+    cwd,
+    cwdFromTape: relative(dirname(resolve(options.out)), cwd) || '.',
     // What asciinema records: the user's shell (TERM goes in term.type, or env.TERM in v2).
     ...(process.env.SHELL ? { env: { SHELL: process.env.SHELL } } : {}),
   });

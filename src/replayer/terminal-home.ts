@@ -1,6 +1,6 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
 /**
  * Where a replayed program runs and what HOME it sees. Programs save state
@@ -17,12 +17,20 @@ export function freshHomeEnv(home: string): Record<string, string | undefined> {
   return { HOME: home, XDG_CONFIG_HOME: undefined, XDG_DATA_HOME: undefined, XDG_CACHE_HOME: undefined, XDG_STATE_HOME: undefined };
 }
 
-/** The recording's directory when it still exists here (a tape from elsewhere replays in the current one). */
-export function recordedCwd(cwd: string | undefined): string | undefined {
-  if (!cwd) return undefined;
+/**
+ * The recording's directory: first as seen from the tape (a tape checked into
+ * a repository finds the checkout it is in), then the absolute path; neither
+ * there, the current directory (undefined).
+ */
+export function recordedCwd(tape: string, header: { cwd?: string; cwdFromTape?: string }): string | undefined {
+  const candidates = [header.cwdFromTape ? resolve(dirname(tape), header.cwdFromTape) : undefined, header.cwd];
+  return candidates.find((dir) => dir !== undefined && isDirectory(dir));
+}
+
+function isDirectory(path: string): boolean {
   try {
-    return statSync(cwd).isDirectory() ? cwd : undefined;
+    return statSync(path).isDirectory();
   } catch {
-    return undefined;
+    return false;
   }
 }

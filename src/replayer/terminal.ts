@@ -215,7 +215,7 @@ class TerminalReplay {
         cols: header.cols,
         term: header.termType,
         env: { ...recorded, ...(home ? freshHomeEnv(home) : {}), ...this.options.env },
-        cwd: this.options.cwd ?? recordedCwd(header.cwd),
+        cwd: this.options.cwd ?? recordedCwd(this.plan.path, header),
       });
     } catch (err) {
       if (err instanceof TapedeckError && !err.location) {

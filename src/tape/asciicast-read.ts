@@ -66,6 +66,7 @@ function parseHeader(file: string, raw: Record<string, unknown>): CastHeader {
   const ext = raw.tapedeck;
   if (isObject(ext) && Array.isArray(ext.argv) && ext.argv.every((a) => typeof a === 'string')) header.argv = ext.argv as string[];
   if (isObject(ext) && typeof ext.cwd === 'string' && ext.cwd !== '') header.cwd = ext.cwd;
+  if (isObject(ext) && typeof ext.cwdFromTape === 'string' && ext.cwdFromTape !== '') header.cwdFromTape = ext.cwdFromTape;
   const term = version === 3 && isObject(raw.term) ? raw.term : {};
   const theme = castTheme(version === 3 ? term.theme : raw.theme);
   if (theme) header.theme = theme;

@@ -22,6 +22,8 @@ export interface CastWriterOptions {
   env?: Record<string, string>;
   /** Working directory of the recording (kept under the "tapedeck" key; replays run there). */
   cwd?: string;
+  /** That directory relative to the tape's. */
+  cwdFromTape?: string;
   theme?: CastTheme;
   /** v3 only: term.version. */
   termVersion?: string;
@@ -42,7 +44,11 @@ export function castHeaderLine(options: CastWriterOptions): Record<string, unkno
   else if (options.command !== undefined) optional.command = options.command;
   if (options.idleTimeLimit !== undefined) optional.idle_time_limit = options.idleTimeLimit;
   if (options.env) optional.env = options.env;
-  if (options.argv || options.cwd) optional.tapedeck = { ...(options.argv ? { argv: options.argv } : {}), ...(options.cwd ? { cwd: options.cwd } : {}) };
+  const ext: Record<string, unknown> = {};
+  if (options.argv) ext.argv = options.argv;
+  if (options.cwd) ext.cwd = options.cwd;
+  if (options.cwdFromTape) ext.cwdFromTape = options.cwdFromTape;
+  if (Object.keys(ext).length > 0) optional.tapedeck = ext;
   if ((options.format ?? 'v3') === 'v2') {
     // v2 has no term.type: TERM lives in env, where asciinema 2 puts it.
     const env = options.termType ? { ...options.env, TERM: options.termType } : options.env;

@@ -41,6 +41,8 @@ export interface CastHeader {
   argv?: string[];
   /** Working directory of the recording (tapedeck's header key). */
   cwd?: string;
+  /** The same directory relative to the tape's own (so a checked-in tape finds its checkout wherever it is). */
+  cwdFromTape?: string;
   /** The recording terminal's colours (v3 term.theme, v2 theme). */
   theme?: CastTheme;
   /** v3 term.version: the recording terminal's version string. */

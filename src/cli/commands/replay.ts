@@ -58,7 +58,8 @@ terminal tapes:
   --bail               stop a tape at its first drift (default: send the input anyway, go on)
   --realtime           wait the recorded interval before each step
   --cwd DIR            run the program in DIR (default: where the tape was recorded,
-                       when that directory exists; else the current one)
+                       found from the tape's folder first, then as an absolute path;
+                       else the current directory)
   --home fresh|inherit HOME for the program: a fresh empty temporary directory per
                        replay (default; nothing a program saves reaches the next run)
                        or the caller's

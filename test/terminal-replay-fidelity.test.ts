@@ -84,7 +84,7 @@ describe.concurrent('where a replay runs', () => {
   });
 });
 
-describe('--update', () => {
+describe.concurrent('--update', () => {
   it('keeps every recorded interval (within 10 ms), the header, comments and theme', async () => {
     const d = sub('update');
     const steps: ScriptStep[] = [{ waitFor: 'one$ ' }];
@@ -118,7 +118,7 @@ describe('--update', () => {
   });
 });
 
-describe('drift summaries', () => {
+describe.concurrent('drift summaries', () => {
   it('collapse repeated drifts into one line; --json still has one envelope per drift', async () => {
     const d = sub('repeat');
     const steps: ScriptStep[] = [{ waitFor: '$ ' }, { type: 'echo "version $V"\r' }, { waitFor: /version 1\n\$ $/ }];

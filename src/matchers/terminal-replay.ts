@@ -21,7 +21,10 @@ export interface TerminalReplayMatcherOptions {
   bail?: boolean;
   realtime?: boolean;
   env?: Record<string, string | undefined>;
+  /** Default: where the tape was recorded (see replayTerminal). */
   cwd?: string;
+  /** `fresh` (default): an empty temporary HOME; `inherit`: the caller's. */
+  home?: 'fresh' | 'inherit';
 }
 
 function isCommand(value: unknown): value is string[] {
@@ -44,7 +47,7 @@ export async function replayCastCleanly(ctx: MatcherStateLike, cast: string, com
   const mode = updateModeFor(ctx);
   const update = mode === 'all';
   const screenshots = options.screenshots ? { updateMode: mode, ...(options.screenshots === true ? {} : options.screenshots) } : undefined;
-  const replayOptions: TerminalReplayOptions = { command, mask, styles: options.styles, stepTimeoutMs: options.stepTimeoutMs, bail: options.bail, realtime: options.realtime, env: options.env, cwd: options.cwd, update, screenshots };
+  const replayOptions: TerminalReplayOptions = { command, mask, styles: options.styles, stepTimeoutMs: options.stepTimeoutMs, bail: options.bail, realtime: options.realtime, env: options.env, cwd: options.cwd, home: options.home, update, screenshots };
   const result = await replayTerminal(cast, replayOptions);
   // The checkpoint goldens are in use: never reported (or removed) as obsolete.
   for (const shot of result.screenshots ?? []) usedGoldens.add(shot.golden);

@@ -9,10 +9,11 @@ import unicode11 from '@xterm/addon-unicode11';
  * the rest (emoji from Unicode 12–15 such as 🥲 🫠, a few zero-width marks)
  * is this table: every code point where glibc 2.36 (Debian 12, Unicode 15)
  * wcwidth differs from the addon, as [first, last, width] triples. Generated
- * by comparing the two over all code points (test/unicode-widths.test.ts
- * checks the result against the machine's glibc). The addon's grapheme
- * sibling was not used: it clusters ZWJ sequences, which tmux 3.3a and glibc
- * do not (👍🏽 is four cells in both).
+ * by comparing the two over all code points (test/terminal-widths.test.ts
+ * checks every code point against the machine's glibc and names any that
+ * differ). The addon's grapheme sibling (@xterm/addon-unicode-graphemes
+ * 0.4.0) was not used: it clusters ZWJ sequences, which tmux 3.3a and glibc
+ * do not (👍🏽 is four cells in both), and gave 😀 one cell under headless 6.
  */
 export const GLIBC_OVERRIDES: readonly number[] = [
   0x600, 0x605, 1, 0x6dd, 0x6dd, 1, 0x70f, 0x70f, 1, 0x898, 0x89f, 0, 0x8ca, 0x8d2, 0, 0x8e2, 0x8e2, 1,

@@ -14,8 +14,9 @@ export const COLOUR_FORCING_VARS = [
 const PARENT_TERMINAL_VARS = ['TMUX', 'TMUX_PANE', 'STY', 'WINDOW', 'WINDOWID', 'TERMCAP', 'VTE_VERSION', 'KITTY_WINDOW_ID', 'LC_ALL'];
 
 export interface EnvOptions {
-  rows: number;
-  cols: number;
+  /** Accepted for callers that pass the size; not exported to the program (the PTY carries it). */
+  rows?: number;
+  cols?: number;
   term?: string;
   /** Merged last: wins over the pinned values; `undefined` removes a variable. */
   env?: Record<string, string | undefined>;

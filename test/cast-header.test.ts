@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -72,6 +73,19 @@ describe('the cast theme and header', () => {
     expect(pixel(PNG.sync.read(readFileSync(out)), 2, 2)).toBe(THEME.bg);
     expect(JSON.parse(light.stdout).result.profileName).toBe('light');
     expect(pixel(PNG.sync.read(readFileSync(join(dir, 'light.png'))), 2, 2)).toBe('#ffffff');
+  });
+
+  it('video uses the cast theme too', async () => {
+    const cast = themed();
+    const out = join(dir, 'themed.webm');
+    const r = await tapedeck(['export', cast, '--format', 'webm', '--fps', '2', '--out', out], { timeoutMs: 60_000 });
+    expect(r.code, r.stderr).toBe(0);
+    const frame = join(dir, 'frame.png');
+    execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', out, '-frames:v', '1', frame]);
+    // VP8 is lossy: the background is the theme's within a few levels.
+    const [red, green, blue] = [1, 3, 5].map((i) => parseInt(pixel(PNG.sync.read(readFileSync(frame)), 2, 2).slice(i, i + 2), 16));
+    const want = [0x20, 0x30, 0x40];
+    [red, green, blue].forEach((v, i) => expect(Math.abs(v - want[i])).toBeLessThan(12));
   });
 
   it('export keeps term.theme, term.version and tags (v3), and the theme in v2', async () => {

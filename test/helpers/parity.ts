@@ -158,9 +158,10 @@ class TmuxPane {
   }
 
   async screen(): Promise<ParityScreen> {
-    const [text, cursor] = await Promise.all([this.tmux('capture-pane', '-p', '-e', '-t', 'p'), this.tmux('display', '-p', '-t', 'p', '#{cursor_y} #{cursor_x}')]);
-    const [row, col] = cursor.trim().split(' ').map(Number);
-    const lines = text.replace(/\n$/, '').split('\n').map(tmuxLineText);
+    // One tmux call for both (';' separates tmux commands): the screen, then the cursor on the last line.
+    const out = (await this.tmux('capture-pane', '-p', '-e', '-t', 'p', ';', 'display', '-p', '-t', 'p', '#{cursor_y} #{cursor_x}')).replace(/\n$/, '').split('\n');
+    const [row, col] = out.pop()!.trim().split(' ').map(Number);
+    const lines = out.map(tmuxLineText);
     return { lines, cells: lines.map(cellsOf), cursor: { row, col } };
   }
 

@@ -1,11 +1,11 @@
 import { availableParallelism } from 'node:os';
-import { parseBoundary } from '../../core/boundary.js';
 import { usageError } from '../../core/errors.js';
 import { compileRegex } from '../../core/normalise.js';
 import { parseMaskRectFlag } from '../../core/mask.js';
 import { driftToEnvelope } from '../../replayer/envelopes.js';
-import { isTerminalTape, replayTapes, type ReplayTapesResult } from '../../replayer/replay-tapes.js';
-import { expandTapes, parseShard } from '../../replayer/run.js';
+import { replayTapes, type ReplayTapesResult } from '../../replayer/replay-tapes.js';
+import { parseShard } from '../../replayer/run.js';
+import { resolveReplaySettings } from '../../replayer/settings.js';
 import { isCI, resolveUpdateMode } from '../../core/ci.js';
 import { writeFileAtomic } from '../../core/atomic-write.js';
 import { githubAnnotations, junitXml, type CiTapeResult } from '../../report/ci-reports.js';
@@ -17,7 +17,7 @@ import { DEFAULT_STEP_TIMEOUT_MS, type ScreenshotCheckpointOptions, type Termina
 import { profileNames, resolveProfile } from '../../render/profiles.js';
 import { relative } from 'node:path';
 import { parseIntOption, parseOptions, splitCommand } from '../args.js';
-import { buildNormaliser, normaliserOptionSpec } from '../normaliser-options.js';
+import { normaliserOptionSpec } from '../normaliser-options.js';
 import { formatReplayText } from '../../report/text.js';
 
 const HELP = `usage: tapedeck replay TAPE... [options] [-- CMD ARGS...]
@@ -38,7 +38,16 @@ options:
   --timeout-ms N       a response not complete after N ms is drift (default 10000)
   --ignore JSONPATH    ignore a volatile JSON value on both sides (repeatable)
   --filter RE=REPL     rewrite volatile bytes on both sides before comparing (repeatable)
-  --config FILE        normalisers, masks and defaults (default ./tapedeck.config.json if present)
+  --ignore-key-order   compare JSON objects whatever the order of their keys
+  --config FILE        normalisers (also scoped per method, tool or op), masks and defaults
+                       (default ./tapedeck.config.json if present)
+  --max-response-bytes N
+                       a response larger than N bytes is drift TD1006 (default 67108864, 64 MiB)
+  --allow-empty        an empty protocol tape is clean (default: exit 2)
+  --single-shot        seed 000 single-shot servers: per pair a fresh CMD, the request, stdin
+                       closed, the output to exit compared and the done line's exit code checked
+  --setup SHELLCMD     run SHELLCMD (sh -c) in each tape's fresh scratch directory before its server;
+                       {{tapedeck.tmpdir}} in CMD or the tape, and $TAPEDECK_TMPDIR, name that directory
   --update             protocol: rewrite drifted pairs with the live responses;
                        terminal: re-record the output from the live run, keeping the
                        inputs, markers and resizes (atomically)
@@ -83,6 +92,10 @@ export async function run(argv: string[]): Promise<number> {
     boundary: { type: 'string' },
     'timeout-ms': { type: 'string' },
     update: { type: 'boolean', default: false },
+    'allow-empty': { type: 'boolean', default: false },
+    'single-shot': { type: 'boolean', default: false },
+    setup: { type: 'string' },
+    'max-response-bytes': { type: 'string' },
     'redact-env': { type: 'string', multiple: true, default: [] },
     jobs: { type: 'string' },
     shard: { type: 'string' },
@@ -106,19 +119,25 @@ export async function run(argv: string[]): Promise<number> {
   if ((values.reporter === undefined) !== (values.out === undefined)) throw usageError('replay: --reporter junit and --out FILE go together');
   if (positionals.length === 0) throw usageError('replay: give at least one tape (paths or globs)');
   const screenshots = screenshotOptions(values);
-  const paths = await expandTapes(positionals);
-  const anyTerminal = paths.some(isTerminalTape);
-  if (!anyTerminal && command.length === 0) throw usageError('replay: give the server command after --, e.g. tapedeck replay tape.ndjson -- node server.js');
-  const { normaliser, config } = buildNormaliser(values);
+  const { config, ...resolved } = resolveReplaySettings({
+    config: values.config,
+    ignore: values.ignore,
+    filter: values.filter,
+    ignoreKeyOrder: values['ignore-key-order'],
+    boundary: values.boundary,
+    timeoutMs: values['timeout-ms'] === undefined ? undefined : parseIntOption('timeout-ms', values['timeout-ms'], 0, 1),
+    maxResponseBytes: values['max-response-bytes'] === undefined ? undefined : parseIntOption('max-response-bytes', values['max-response-bytes'], 0, 1, Number.MAX_SAFE_INTEGER),
+  });
   // Candidates for `tapedeck review`, except on CI (nothing is written there) and when updating in place.
   const writePending = !values.update && !isCI();
   const protocol = {
-    boundary: values.boundary ? parseBoundary(values.boundary) : config.boundary,
-    timeoutMs: parseIntOption('timeout-ms', values['timeout-ms'], config.timeoutMs ?? 10_000, 1),
-    normaliser,
+    ...resolved,
     update: values.update,
     writePending,
     redactEnv: values['redact-env'],
+    allowEmpty: values['allow-empty'],
+    singleShot: values['single-shot'],
+    setup: values.setup,
   };
   const jobs = parseIntOption('jobs', values.jobs, availableParallelism(), 1);
   const shard = values.shard ? parseShard(values.shard) : undefined;
@@ -128,7 +147,7 @@ export async function run(argv: string[]): Promise<number> {
   try {
     let result: ReplayTapesResult;
     try {
-      result = await replayTapes(paths, {
+      result = await replayTapes(positionals, {
         command,
         protocol,
         terminal: {

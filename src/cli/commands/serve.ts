@@ -1,7 +1,8 @@
 import { usageError } from '../../core/errors.js';
 import { serveTape } from '../../replayer/serve.js';
 import { parseOptions } from '../args.js';
-import { buildNormaliser, normaliserOptionSpec } from '../normaliser-options.js';
+import { normaliserOptionSpec } from '../normaliser-options.js';
+import { resolveReplaySettings } from '../../replayer/settings.js';
 
 const HELP = `usage: tapedeck serve TAPE [options]
 
@@ -25,7 +26,7 @@ export async function run(argv: string[]): Promise<number> {
     'allow-unused': { type: 'boolean', default: false },
   });
   if (positionals.length !== 1) throw usageError('serve: give exactly one tape');
-  const { normaliser } = buildNormaliser(values);
+  const { normaliser } = resolveReplaySettings({ config: values.config, ignore: values.ignore, filter: values.filter, ignoreKeyOrder: values['ignore-key-order'] });
   const result = await serveTape(positionals[0], { normaliser, allowUnused: values['allow-unused'] });
   return result.exitCode;
 }

@@ -1,4 +1,4 @@
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, ftruncateSync, openSync, writeSync } from 'node:fs';
 import { formatPair } from '../tape/protocol-tape.js';
 
 /**
@@ -12,6 +12,8 @@ export class TapeAppender {
   written = 0;
   failed = 0;
   firstError?: string;
+  /** Where the last pair's line starts, to amend it with late server output. */
+  private last?: { offset: number; request: string; response: Buffer };
 
   constructor(
     readonly path: string,
@@ -31,6 +33,7 @@ export class TapeAppender {
       return;
     }
     try {
+      this.last = { offset: fstatSync(this.fd).size, request, response: Buffer.isBuffer(response) ? response : Buffer.from(response, 'utf8') };
       // Synchronous: each pair is on disk before the next is taken, so a crash
       // of either process loses at most the exchange in flight.
       const buf = Buffer.from(line, 'utf8');
@@ -40,6 +43,26 @@ export class TapeAppender {
     } catch (err) {
       this.failed++;
       this.fail(err);
+    }
+  }
+
+  /**
+   * Adds bytes the server wrote after the last pair was written (a late
+   * notification before it exited) to that pair, by rewriting the tape's last
+   * line: pairs go to disk as soon as they are complete, and late output still
+   * lands where the recorder documents it.
+   */
+  amendLast(extra: Buffer): boolean {
+    if (this.fd === undefined || !this.last || extra.length === 0) return false;
+    const { offset, request, response } = this.last;
+    try {
+      ftruncateSync(this.fd, offset);
+      this.written--;
+      this.append(request, Buffer.concat([response, extra]));
+      return true;
+    } catch (err) {
+      this.fail(err);
+      return false;
     }
   }
 

@@ -54,7 +54,9 @@ options:
   --redact-env NAME    redact NAME's value in rewritten responses (repeatable)
   --jobs N             tapes replayed at once (default: number of cores)
   --shard i/n          replay only shard i of n of the sorted tapes
-  --json               one seed-001 drift envelope per drift on stdout, then a summary line
+  --json               one seed-001 drift envelope per drift on stdout (nothing else), and a
+                       {"kind":"summary",...} line on stderr
+  --json-summary       with --json: the summary line last on stdout instead
   --report FILE        write a self-contained HTML report of the run (drifts, screens, players)
   --reporter junit --out FILE
                        write JUnit XML for CI (one test case per tape)
@@ -100,6 +102,7 @@ export async function run(argv: string[]): Promise<number> {
     jobs: { type: 'string' },
     shard: { type: 'string' },
     json: { type: 'boolean', default: false },
+    'json-summary': { type: 'boolean', default: false },
     mask: { type: 'string', multiple: true, default: [] },
     'mask-rect': { type: 'string', multiple: true, default: [] },
     styles: { type: 'boolean', default: false },
@@ -167,7 +170,7 @@ export async function run(argv: string[]): Promise<number> {
     } finally {
       progress.clear();
     }
-    if (values.json) writeJson(result);
+    if (values.json) writeJson(result, values['json-summary']);
     if (screenshots) process.stderr.write(screenshotLines(result));
     process.stderr.write(formatReplayText(result, { color }));
     if (process.env.GITHUB_ACTIONS === 'true') (values.json ? process.stderr : process.stdout).write(githubAnnotations(ciResults(result)));
@@ -231,8 +234,12 @@ function ciResults(result: ReplayTapesResult): CiTapeResult[] {
   return result.tapes.map((t) => ({ tape: t.tape, kind: t.kind, durationMs: t.durationMs, units: t.kind === 'terminal' ? t.steps.length : t.pairs.length, drifts: t.drifts }));
 }
 
-/** One envelope per drift, then a summary line (with terminal counts when terminal tapes ran). */
-function writeJson(result: ReplayTapesResult): void {
+/**
+ * One envelope per drift on stdout (only envelopes: a seed-001 reader expects
+ * nothing else), and a summary line (with terminal counts when terminal tapes
+ * ran) on stderr, or last on stdout with --json-summary.
+ */
+function writeJson(result: ReplayTapesResult, summaryOnStdout: boolean): void {
   const mixed = result.tapes.some((t) => t.kind === 'terminal');
   const out: string[] = [];
   for (const tape of result.tapes) for (const d of tape.drifts) out.push(JSON.stringify(driftToEnvelope(d)));
@@ -252,6 +259,7 @@ function writeJson(result: ReplayTapesResult): void {
   const summary: Record<string, unknown> = { kind: 'summary', tapes: result.tapes.length, pairs, drifts: result.driftCount, updated_pairs: updatedPairs };
   if (mixed) Object.assign(summary, { steps, updated_tapes: updatedTapes });
   Object.assign(summary, { exit_code: result.exitCode, duration_ms: Math.round(result.durationMs) });
-  out.push(JSON.stringify(summary));
-  process.stdout.write(`${out.join('\n')}\n`);
+  if (summaryOnStdout) out.push(JSON.stringify(summary));
+  else process.stderr.write(`${JSON.stringify(summary)}\n`);
+  if (out.length > 0) process.stdout.write(`${out.join('\n')}\n`);
 }

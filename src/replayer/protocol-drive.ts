@@ -26,6 +26,8 @@ export interface Stop {
   reason: 'timeout' | 'exited' | 'limit';
   /** What it had received, including an unterminated last line. */
   received: Buffer;
+  /** How many bytes came in all (over the limit: more than `received` holds). */
+  total?: number;
 }
 
 export interface SessionRun {
@@ -119,7 +121,7 @@ export async function driveSession(prepared: PreparedTape, session: readonly num
       }
       finish(undefined);
     };
-    overLimit = () => finish({ pair: current?.pair ?? pairs[Math.max(0, k)]?.index ?? 0, reason: 'limit', received: received(current?.ex) });
+    overLimit = () => finish({ pair: current?.pair ?? pairs[Math.max(0, k)]?.index ?? 0, reason: 'limit', received: received(current?.ex), total: bytes });
     onExchange = (ex) => {
       if (!current || ex !== current.ex) return;
       const lastAndIdle = ex.rule.kind === 'idle' && k === pairs.length - 1;
@@ -185,7 +187,7 @@ export async function driveSingleShot(prepared: PreparedTape, pair: number, s: D
   const exit = await server.stop(0);
   const ex: Exchange = { index: 0, request: prepared.pairs[pair].send, rule: { kind: 'done' }, chunks, complete: true, endedBy: 'boundary' };
   const stop: Stop | undefined = overLimit
-    ? { pair, reason: 'limit', received: Buffer.concat(chunks) }
+    ? { pair, reason: 'limit', received: Buffer.concat(chunks), total: bytes }
     : timedOut
       ? { pair, reason: 'timeout', received: Buffer.concat([...chunks, partial]) }
       : undefined;

@@ -172,7 +172,7 @@ function compareOnce(prepared: PreparedTape, runs: SessionRun[], s: DriveSetting
 function stopDrift(stop: Stop, run: SessionRun, prepared: PreparedTape, s: DriveSettings, driftAt: (i: number, code: Drift['code'], title: string, details: string[], actual?: string) => Drift): Drift {
   const actual = stop.received.toString('utf8');
   const rest = prepared.pairs.length - stop.pair - 1;
-  const shown = actual === '' ? '(nothing)' : `${stop.received.length} bytes: ${JSON.stringify(actual.length > 500 ? `${actual.slice(0, 250)}…${actual.slice(-250)}` : actual)}`;
+  const shown = actual === '' ? '(nothing)' : `${stop.total ?? stop.received.length} bytes: ${JSON.stringify(actual.length > 500 ? `${actual.slice(0, 250)}…${actual.slice(-250)}` : actual)}`;
   if (stop.reason === 'limit') {
     return driftAt(stop.pair, 'TD1006', `response larger than the ${s.maxResponseBytes}-byte limit (--max-response-bytes)`, [
       `received ${shown}`,

@@ -121,7 +121,8 @@ export async function driveSession(prepared: PreparedTape, session: readonly num
       }
       finish(undefined);
     };
-    overLimit = () => finish({ pair: current?.pair ?? pairs[Math.max(0, k)]?.index ?? 0, reason: 'limit', received: received(current?.ex), total: bytes });
+    // Over the limit only the ends are kept for the report: memory stays near the limit, not a multiple.
+    overLimit = () => finish({ pair: current?.pair ?? pairs[Math.max(0, k)]?.index ?? 0, reason: 'limit', received: ends([...(current?.ex.chunks ?? []), server!.discardOutput(ENDS_BYTES)]), total: bytes });
     onExchange = (ex) => {
       if (!current || ex !== current.ex) return;
       const lastAndIdle = ex.rule.kind === 'idle' && k === pairs.length - 1;
@@ -141,6 +142,21 @@ export async function driveSession(prepared: PreparedTape, session: readonly num
   else exit = await server.stop(500);
   framer.dispose();
   return { exchanges, stop, trailing: trailing.toString('utf8'), exit, stderrTail: server.stderrTail() };
+}
+
+const ENDS_BYTES = 4096;
+
+/** The first and last few KB of a long run of chunks, without joining all of it. */
+function ends(chunks: readonly Buffer[]): Buffer {
+  const total = chunks.reduce((n, c) => n + c.length, 0);
+  if (total <= 2 * ENDS_BYTES) return Buffer.concat(chunks);
+  const first: Buffer[] = [];
+  const last: Buffer[] = [];
+  for (let i = 0, n = 0; i < chunks.length && n < ENDS_BYTES; n += chunks[i++].length) first.push(chunks[i]);
+  for (let i = chunks.length - 1, n = 0; i >= 0 && n < ENDS_BYTES; n += chunks[i--].length) last.unshift(chunks[i]);
+  const head = Buffer.concat(first).subarray(0, ENDS_BYTES);
+  const tail = Buffer.concat(last);
+  return Buffer.concat([head, tail.subarray(tail.length - ENDS_BYTES)]);
 }
 
 /** The live run has fewer lines than the tape: a late server message may still come. */
@@ -170,6 +186,7 @@ export async function driveSingleShot(prepared: PreparedTape, pair: number, s: D
       bytes += n;
       if (bytes > s.maxResponseBytes && !overLimit) {
         overLimit = true;
+        chunks.push(server!.discardOutput(ENDS_BYTES));
         void server!.stop(0);
       }
     },
@@ -187,7 +204,7 @@ export async function driveSingleShot(prepared: PreparedTape, pair: number, s: D
   const exit = await server.stop(0);
   const ex: Exchange = { index: 0, request: prepared.pairs[pair].send, rule: { kind: 'done' }, chunks, complete: true, endedBy: 'boundary' };
   const stop: Stop | undefined = overLimit
-    ? { pair, reason: 'limit', received: Buffer.concat(chunks), total: bytes }
+    ? { pair, reason: 'limit', received: ends(chunks), total: bytes }
     : timedOut
       ? { pair, reason: 'timeout', received: Buffer.concat([...chunks, partial]) }
       : undefined;

@@ -62,6 +62,7 @@ export class ServerProcess {
   ) {
     child.stdin.on('error', () => {}); // EPIPE when it died: reported through `closed`
     child.stdout.on('data', (chunk: Buffer) => {
+      if (this.discarding) return;
       handlers.onActivity(chunk.length);
       for (const line of this.lines.push(chunk)) handlers.onLine(line);
     });
@@ -102,6 +103,19 @@ export class ServerProcess {
   /** Bytes after the last newline, left in place. */
   peekPartial(): Buffer {
     return this.lines.peek();
+  }
+
+  private discarding = false;
+
+  /**
+   * From now on its output is dropped, and what is buffered goes: a response
+   * over the size limit is not kept, so memory stays near the limit. Returns the
+   * first and last `keep` bytes of the unterminated line it held.
+   */
+  discardOutput(keep: number): Buffer {
+    this.discarding = true;
+    const partial = this.lines.flush() ?? Buffer.alloc(0);
+    return partial.length <= 2 * keep ? partial : Buffer.concat([partial.subarray(0, keep), partial.subarray(partial.length - keep)]);
   }
 
   /** Bytes after the last newline (an idle boundary closes an exchange on them). */

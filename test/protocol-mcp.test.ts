@@ -45,6 +45,16 @@ describe('MCP servers and the official SDK client', () => {
     expect(drift.code).toBe(1);
     expect(drift.stderr).toContain('another answer');
     expect(drift.stderr).toContain('[TD1001]');
+
+    // A server request the tape never saw: answered with an error so nothing hangs, and reported.
+    const unseen = join(dir, 'unseen.ndjson');
+    const pairs = text.trim().split('\n').map((l) => JSON.parse(l));
+    const kept = pairs.filter((p) => !p.request.includes('a fixed sampled answer'));
+    for (const p of kept) p.response = p.response.split('\n').filter((m: string) => !m.includes('sampling/createMessage')).join('\n');
+    writeFileSync(unseen, `${kept.map((p) => JSON.stringify(p)).join('\n')}\n`);
+    const unexpected = await tapedeck(['replay', unseen, '--timeout-ms', '20000', '--', ...EVERYTHING_SERVER]);
+    expect(unexpected.code).toBe(1);
+    expect(unexpected.stderr).toContain('unexpected server message (sampling/createMessage) [TD1005]');
   });
 
   test('a stateful server (server-memory): 8 copies replay clean with --jobs 4, each in its own {{tapedeck.tmpdir}}', async () => {
@@ -105,6 +115,25 @@ describe('the tap on shutdown', () => {
     expect(JSON.parse(pairs[9].response)).toMatchObject({ id: 10, result: { n: 10 } });
     const pid = Number(readFileSync(pidFile, 'utf8'));
     await expect.poll(() => alive(pid), { timeout: 10_000 }).toBe(false);
+  });
+
+  test('a notification sent after the last response, as the server exits, lands in the last pair', async () => {
+    const dir = temp();
+    const tape = join(dir, 't.ndjson');
+    const server = join(dir, 'late.mjs');
+    writeFileSync(
+      server,
+      `import { createInterface } from 'node:readline';
+createInterface({ input: process.stdin }).on('line', (l) => { const m = JSON.parse(l); process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: {} }) + '\\n'); })
+  .on('close', () => { process.stdout.write('{"jsonrpc":"2.0","method":"notifications/bye"}\\n'); });
+`,
+    );
+    const res = await tapedeck(['record', '--out', tape, '--', 'node', server], { input: '{"jsonrpc":"2.0","id":1,"method":"a"}\n{"jsonrpc":"2.0","id":2,"method":"b"}\n' });
+    expect(res.code).toBe(0);
+    const pairs = readFileSync(tape, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(pairs).toHaveLength(2);
+    expect(pairs[1].response).toBe('{"jsonrpc":"2.0","id":2,"result":{}}\n{"jsonrpc":"2.0","method":"notifications/bye"}\n');
+    expect((await tapedeck(['replay', tape, '--', 'node', server])).code).toBe(0);
   });
 
   test('end of input with a server that never exits: the tap stops its group after --grace-ms', async () => {

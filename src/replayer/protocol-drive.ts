@@ -67,7 +67,8 @@ export async function driveSession(prepared: PreparedTape, session: readonly num
   server = await ServerProcess.start(s.command, { env: s.env, cwd: s.cwd }, {
     onLine: (line) => {
       framer.serverLine(line);
-      const reply = answers.answer(line.toString('utf8'));
+      // Only a line that could be a request from the server is decoded again.
+      const reply = line.includes('"method"') ? answers.answer(line.toString('utf8')) : undefined;
       if (reply) add(reply.pair, reply.text, false);
     },
     onActivity: (n) => {

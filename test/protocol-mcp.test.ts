@@ -2,7 +2,7 @@ import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { CLI, EVERYTHING_SERVER, ROOT, run, tapedeck, useTempDirs } from './helpers/cli.js';
+import { CLI, EVERYTHING_SERVER, ROOT, processAlive as alive, run, tapedeck, useTempDirs } from './helpers/cli.js';
 
 /**
  * Issue 13 against real MCP servers and the official SDK client
@@ -149,11 +149,3 @@ createInterface({ input: process.stdin }).on('line', (l) => { const m = JSON.par
   });
 });
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}

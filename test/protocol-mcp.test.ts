@@ -140,12 +140,18 @@ createInterface({ input: process.stdin }).on('line', (l) => { const m = JSON.par
     const dir = temp();
     const tape = join(dir, 't.ndjson');
     const pidFile = join(dir, 'pid');
-    const res = await tapedeck(['record', '--out', tape, '--grace-ms', '200', '--', 'node', join(ROOT, 'test/fixtures/stubborn-server.mjs'), pidFile], {
-      input: '{"jsonrpc":"2.0","id":1,"method":"echo","params":{"a":1}}\n',
-    });
-    expect(res.code).not.toBe(0); // it was killed
-    expect(readFileSync(tape, 'utf8').trim().split('\n')).toHaveLength(1);
-    expect(alive(Number(readFileSync(pidFile, 'utf8')))).toBe(false);
+    const tap = spawn('node', [CLI, 'record', '--out', tape, '--grace-ms', '200', '--', 'node', join(ROOT, 'test/fixtures/stubborn-server.mjs'), pidFile], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    tap.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    tap.stdin.write('{"jsonrpc":"2.0","id":1,"method":"echo","params":{"a":1}}\n');
+    await expect.poll(() => out.includes('"id":1'), { timeout: 10_000, interval: 20 }).toBe(true);
+    const exited = new Promise<number | null>((resolve) => tap.once('close', (code) => resolve(code)));
+    tap.stdin.end();
+    expect(await exited).not.toBe(0); // the server was killed: 128+N
+    const pairs = readFileSync(tape, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(pairs).toHaveLength(1);
+    expect(JSON.parse(pairs[0].response)).toMatchObject({ id: 1, result: { a: 1 } });
+    await expect.poll(() => alive(Number(readFileSync(pidFile, 'utf8'))), { timeout: 10_000 }).toBe(false);
   });
 });
 

@@ -1,7 +1,8 @@
 import { parseBoundary, type Boundary } from '../core/boundary.js';
 import { loadConfig, type TapedeckConfig } from '../core/config.js';
 import { usageError } from '../core/errors.js';
-import { Normaliser, parseFilter, validateJsonPath } from '../core/normalise.js';
+import type { MaskRect } from '../core/mask.js';
+import { compileRegex, Normaliser, parseFilter, validateJsonPath } from '../core/normalise.js';
 
 /**
  * Replay settings from the three places they come from: tapedeck.config.json,
@@ -20,6 +21,8 @@ export interface ReplaySettingsInput {
   filter?: readonly string[];
   ignoreKeyOrder?: boolean;
   maxResponseBytes?: number;
+  /** Terminal masks added to the config's: regexes (or their source) per line, or cell rectangles. */
+  mask?: readonly (string | RegExp | MaskRect)[];
 }
 
 export interface ReplaySettings {
@@ -28,6 +31,7 @@ export interface ReplaySettings {
   timeoutMs: number;
   normaliser: Normaliser;
   maxResponseBytes: number;
+  masks: (RegExp | MaskRect)[];
 }
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -48,6 +52,7 @@ export function resolveReplaySettings(input: ReplaySettingsInput = {}): ReplaySe
     timeoutMs: input.timeoutMs ?? config.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     normaliser,
     maxResponseBytes: input.maxResponseBytes ?? config.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+    masks: [...config.masks, ...(input.mask ?? []).map((m) => (typeof m === 'string' ? compileRegex(m, 'mask') : m))],
   };
 }
 

@@ -120,7 +120,7 @@ export async function run(argv: string[]): Promise<number> {
   if ((values.reporter === undefined) !== (values.out === undefined)) throw usageError('replay: --reporter junit and --out FILE go together');
   if (positionals.length === 0) throw usageError('replay: give at least one tape (paths or globs)');
   const screenshots = screenshotOptions(values);
-  const { config, ...resolved } = resolveReplaySettings({
+  const { config: _config, masks, ...resolved } = resolveReplaySettings({
     config: values.config,
     ignore: values.ignore,
     filter: values.filter,
@@ -128,6 +128,7 @@ export async function run(argv: string[]): Promise<number> {
     boundary: values.boundary,
     timeoutMs: values['timeout-ms'] === undefined ? undefined : parseIntOption('timeout-ms', values['timeout-ms'], 0, 1),
     maxResponseBytes: values['max-response-bytes'] === undefined ? undefined : parseIntOption('max-response-bytes', values['max-response-bytes'], 0, 1, Number.MAX_SAFE_INTEGER),
+    mask: [...values.mask.map((m) => compileRegex(m, '--mask')), ...values['mask-rect'].map(parseMaskRectFlag)],
   });
   // Candidates for `tapedeck review`, except on CI (nothing is written there) and when updating in place.
   const writePending = !values.update && !isCI();
@@ -152,7 +153,7 @@ export async function run(argv: string[]): Promise<number> {
         command,
         protocol,
         terminal: {
-          mask: [...config.masks, ...values.mask.map((m) => compileRegex(m, '--mask')), ...values['mask-rect'].map(parseMaskRectFlag)],
+          mask: masks,
           styles: values.styles,
           stepTimeoutMs: parseIntOption('step-timeout-ms', values['step-timeout-ms'], DEFAULT_STEP_TIMEOUT_MS, 1),
           bail: values.bail,

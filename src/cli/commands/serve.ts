@@ -13,7 +13,8 @@ Exit 1 if a request went unmatched or a recorded pair went unused.
 options:
   --ignore JSONPATH    ignore a volatile JSON value when matching requests (repeatable)
   --filter RE=REPL     rewrite volatile bytes when matching requests (repeatable)
-  --config FILE        normalisers (default ./tapedeck.config.json if present)
+  --ignore-key-order   match JSON requests whatever the order of their keys
+  --config FILE        normalisers, also scoped ones (default ./tapedeck.config.json if present)
   --allow-unused       recorded pairs the client never asked for are fine
   --passthrough -- CMD forward requests the tape cannot answer to a real server (started at the
                        first one, after the requests already served), answer with its response

@@ -13,7 +13,9 @@ export class TapeAppender {
   failed = 0;
   firstError?: string;
   /** Where the last pair's line starts, to amend it with late server output. */
-  private last?: { offset: number; request: string; response: Buffer };
+  private last?: { offset: number; request: string; response: Buffer | string };
+  /** The tape's size as this appender left it (counted, not asked for per pair). */
+  private size = 0;
 
   constructor(
     readonly path: string,
@@ -21,6 +23,7 @@ export class TapeAppender {
   ) {
     try {
       this.fd = openSync(path, 'a');
+      this.size = fstatSync(this.fd).size;
     } catch (err) {
       this.fail(err);
     }
@@ -33,12 +36,13 @@ export class TapeAppender {
       return;
     }
     try {
-      this.last = { offset: fstatSync(this.fd).size, request, response: Buffer.isBuffer(response) ? response : Buffer.from(response, 'utf8') };
+      this.last = { offset: this.size, request, response };
       // Synchronous: each pair is on disk before the next is taken, so a crash
       // of either process loses at most the exchange in flight.
       const buf = Buffer.from(line, 'utf8');
       let off = 0;
       while (off < buf.length) off += writeSync(this.fd, buf, off, buf.length - off);
+      this.size += buf.length;
       this.written++;
     } catch (err) {
       this.failed++;
@@ -57,8 +61,9 @@ export class TapeAppender {
     const { offset, request, response } = this.last;
     try {
       ftruncateSync(this.fd, offset);
+      this.size = offset;
       this.written--;
-      this.append(request, Buffer.concat([response, extra]));
+      this.append(request, Buffer.concat([typeof response === 'string' ? Buffer.from(response, 'utf8') : response, extra]));
       return true;
     } catch (err) {
       this.fail(err);

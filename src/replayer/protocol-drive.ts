@@ -57,7 +57,7 @@ export async function driveSession(prepared: PreparedTape, session: readonly num
     const index = framer.nextRequestIndex;
     if (pair !== undefined) pairOfExchange.set(index, pair);
     const ex = framer.addRequest(text, { expectsOutput });
-    server!.write(`${text}\n`);
+    if (ex) server!.write(`${text}\n`); // a blank line is no request
     return ex;
   };
 

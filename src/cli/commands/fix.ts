@@ -42,7 +42,7 @@ export async function run(argv: string[]): Promise<number> {
   if (!values.apply || positionals.length > 1 || (!values['from-stdin'] && positionals.length === 0)) {
     throw usageError('fix: use tapedeck fix --apply --from-stdin or tapedeck fix --apply PATH, with envelopes on stdin');
   }
-  if (positionals.length === 0 && process.stdin.isTTY) throw usageError('fix: pipe the envelopes in, e.g. tapedeck replay ... --json | tapedeck fix --apply --from-stdin');
+  if (process.stdin.isTTY) throw usageError('fix: pipe the envelopes in, e.g. tapedeck replay ... --json | tapedeck fix --apply --from-stdin');
   const only = positionals.length === 1 ? resolve(positionals[0]) : undefined;
   const threshold = Number(values.threshold);
   if (!(threshold >= 0 && threshold <= 1)) throw usageError(`--threshold expects a number from 0 to 1, got ${JSON.stringify(values.threshold)}`);

@@ -92,6 +92,39 @@ describe('seed 000 sessions', () => {
   });
 });
 
+describe('per-tape scratch directory', () => {
+  test('--setup prepares each tape\'s {{tapedeck.tmpdir}}; a failing setup is exit 2 naming the tape', async () => {
+    const server = ['env', 'AGENT_SERVER_ROOT={{tapedeck.tmpdir}}', ...AGENT_SERVER];
+    const setup = `cp -R ${join(ROOT, 'examples/project')}/. "$TAPEDECK_TMPDIR"`;
+    const res = await tapedeck(['replay', AGENT_GOLDEN, '--setup', setup, '--', ...server]);
+    expect(res.stderr).toContain('0 drift(s)');
+    expect(res.code).toBe(0);
+    const bare = await tapedeck(['replay', AGENT_GOLDEN, '--', ...server]); // an empty scratch directory: files missing
+    expect(bare.code).toBe(1);
+    const failing = await tapedeck(['replay', AGENT_GOLDEN, '--setup', 'echo no such fixture >&2; exit 3', '--', ...server]);
+    expect(failing.code).toBe(2);
+    expect(failing.stderr).toContain(`${AGENT_GOLDEN}: the setup command failed (exit 3)`);
+    expect(failing.stderr).toContain('no such fixture');
+  });
+
+  test('a path inside the scratch directory is stored as {{tapedeck.tmpdir}} and replays clean in a new one', async () => {
+    const dir = temp();
+    const server = join(dir, 'where.mjs');
+    writeFileSync(
+      server,
+      `import { createInterface } from 'node:readline';
+createInterface({ input: process.stdin }).on('line', (l) => { const m = JSON.parse(l); process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { file: process.argv[2] + '/state.json' } }) + '\\n'); });
+`,
+    );
+    const tape = join(dir, 'where.ndjson');
+    const cmd = ['node', server, '{{tapedeck.tmpdir}}'];
+    await tapedeck(['record', '--out', tape, '--', ...cmd], { input: '{"jsonrpc":"2.0","id":1,"method":"where"}\n' });
+    expect(JSON.parse(readFileSync(tape, 'utf8')).response).toBe('{"jsonrpc":"2.0","id":1,"result":{"file":"{{tapedeck.tmpdir}}/state.json"}}\n');
+    const res = await tapedeck(['replay', tape, '--', ...cmd]);
+    expect(res.code).toBe(0);
+  });
+});
+
 describe('review and symlinked goldens', () => {
   test('review PATH --accept all acts only under PATH, and names PATH when nothing is pending there', async () => {
     const dir = temp();

@@ -105,21 +105,19 @@ export async function replayProtocolTape(source: ProtocolTape | PreparedTape | s
     // Drifts end up in logs, reports and CI artifacts: secrets in them are shown as placeholders.
     const hide = (text: string) => redactFor(tape, tmpdirToPlaceholder(text, scratch.dir), options.redactEnv ?? [], env);
     const drifts = compareOnce(prepared, runs, settings, normaliser, hide, options.singleShot ?? false);
+    const exchanges = new Map(runs.flatMap((r) => [...r.exchanges]));
     const live = (i: number) => {
-      const ex = runs.find((r) => r.exchanges.has(i))?.exchanges.get(i);
+      const ex = exchanges.get(i);
       return ex ? responseBytes(ex) : undefined;
     };
     const accepted = acceptLive(tape, drifts, live, hide, options);
     const stoppedAt = runs.find((r) => r.stop)?.stop?.pair ?? prepared.pairs.length;
     const driftedPairs = new Set(drifts.map((d) => d.pair - 1));
-    const pairs: PairOutcome[] = prepared.pairs.map((p, i) => ({
-      pair: i + 1,
-      line: p.pair.line,
-      request: p.pair.request,
-      status: driftedPairs.has(i) ? 'drifted' : i >= stoppedAt || live(i) === undefined && !answers.sent.has(i) ? 'not-run' : 'ok',
-      expected: withDir(p.expected),
-      actual: live(i)?.toString('utf8'),
-    }));
+    const pairs: PairOutcome[] = prepared.pairs.map((p, i) => {
+      const actual = live(i)?.toString('utf8');
+      const notRun = i >= stoppedAt || (actual === undefined && !answers.sent.has(i));
+      return { pair: i + 1, line: p.pair.line, request: p.pair.request, status: driftedPairs.has(i) ? 'drifted' : notRun ? 'not-run' : 'ok', expected: withDir(p.expected), actual };
+    });
     return { tape: tape.path, pairs, drifts, ...accepted, serverExit: runs[runs.length - 1]?.exit, durationMs: performance.now() - started };
   } finally {
     scratch.cleanup();

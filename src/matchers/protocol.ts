@@ -1,8 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseBoundary, type Boundary } from '../core/boundary.js';
-import { loadConfig } from '../core/config.js';
-import { Normaliser, parseFilter } from '../core/normalise.js';
+import type { Boundary } from '../core/boundary.js';
+import { resolveReplaySettings } from '../replayer/settings.js';
 import { formatPair, readProtocolTape, type ProtocolTape } from '../tape/protocol-tape.js';
 import { replayProtocolTape } from '../replayer/protocol.js';
 import { unacceptedDrifts } from '../replayer/replay-tapes.js';
@@ -23,19 +22,20 @@ export interface ProtocolMatcherOptions {
   ignore?: string[];
   /** "REGEX=REPLACEMENT" filters (added to tapedeck.config.json's). */
   filter?: string[];
+  /** Compare JSON objects whatever their key order. */
+  ignoreKeyOrder?: boolean;
+  maxResponseBytes?: number;
+  /** Seed 000 single-shot servers: one request per fresh process, stdin closed. */
+  singleShot?: boolean;
+  /** A shell command run in the tape's fresh scratch directory ({{tapedeck.tmpdir}}) first. */
+  setup?: string;
   env?: NodeJS.ProcessEnv;
   cwd?: string;
 }
 
 function settings(options: ProtocolMatcherOptions) {
-  const config = loadConfig(undefined, options.cwd);
-  return {
-    boundary: typeof options.boundary === 'string' ? parseBoundary(options.boundary) : options.boundary ?? config.boundary,
-    timeoutMs: options.timeoutMs ?? config.timeoutMs,
-    normaliser: new Normaliser({ ignore: [...config.ignore, ...(options.ignore ?? [])], filters: [...config.filters, ...(options.filter ?? []).map(parseFilter)] }),
-    env: options.env,
-    cwd: options.cwd,
-  };
+  const { boundary, timeoutMs, normaliser, maxResponseBytes } = resolveReplaySettings(options);
+  return { boundary, timeoutMs, normaliser, maxResponseBytes, singleShot: options.singleShot, setup: options.setup, env: options.env, cwd: options.cwd };
 }
 
 function assertCommand(command: unknown, matcher: string): asserts command is string[] {

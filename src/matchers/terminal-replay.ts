@@ -1,6 +1,5 @@
-import { loadConfig } from '../core/config.js';
+import { resolveReplaySettings } from '../replayer/settings.js';
 import { unacceptedDrifts } from '../replayer/replay-tapes.js';
-import { compileRegex } from '../core/normalise.js';
 import type { ScreenMask } from '../render/golden-text.js';
 import { replayTerminal, type ScreenshotCheckpointOptions, type TerminalReplayOptions } from '../replayer/terminal.js';
 import { updateModeFor, usedGoldens, type MatcherStateLike } from './context.js';
@@ -42,8 +41,7 @@ export async function replayCastCleanly(ctx: MatcherStateLike, cast: string, com
     throw new TypeError('toReplayCleanly: for a .cast, give an optional command as an array of strings and/or an options object');
   }
   const options = ((command ? maybeOptions : commandOrOptions) ?? {}) as TerminalReplayMatcherOptions;
-  const config = loadConfig(undefined, options.cwd);
-  const mask: ScreenMask[] = [...config.masks, ...(options.mask ?? []).map((m) => (typeof m === 'string' ? compileRegex(m, 'mask') : m))];
+  const mask: ScreenMask[] = resolveReplaySettings({ cwd: options.cwd, mask: options.mask }).masks;
   const mode = updateModeFor(ctx);
   const update = mode === 'all';
   const screenshots = options.screenshots ? { updateMode: mode, ...(options.screenshots === true ? {} : options.screenshots) } : undefined;

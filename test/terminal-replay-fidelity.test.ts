@@ -128,7 +128,7 @@ describe.concurrent('drift summaries', () => {
     const env = { PS1: '$ ', HISTFILE: '', V: '2' };
     const [human, json] = await Promise.all([
       tapedeck(['replay', cast, '--step-timeout-ms', '1000'], { env }),
-      tapedeck(['replay', cast, '--step-timeout-ms', '1000', '--json'], { env }),
+      tapedeck(['replay', cast, '--step-timeout-ms', '1000', '--json', '--json-summary'], { env }),
     ]);
     expect(human.code).toBe(1);
     // The first difference in full, then one line for the steps that repeat it.

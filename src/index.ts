@@ -27,8 +27,9 @@ export { parseMaskRect, parseMaskRectFlag, type MaskRect } from './core/mask.js'
 export type { Drift } from './core/drift.js';
 export { spawnTerminal, Terminal } from './session/index.js';
 export type { SpawnOptions, TerminalExit, TerminalSnapshot } from './session/index.js';
+export type { KeyName, NamedKey, Modifier } from './session/key-names.js';
 export { formatScreenGolden, parseScreenGolden, type ScreenMask, type ScreenGoldenOptions } from './render/golden-text.js';
-export { checkGolden, goldenPath, type GoldenCheck, type GoldenResult } from './core/golden-store.js';
+export { checkGolden, GoldenStore, type GoldenCheck, type GoldenResult, type GoldenIO } from './core/golden-store.js';
 export * from './render/index.js';
 export { encodeKey, encodeKeys, pinnedEnv, normaliseSignal, EventLog, DEFAULT_WAIT_TIMEOUT_MS, type TerminalEvent, type WaitOptions } from './session/index.js';
 export * from './render/index-screenshot.js';

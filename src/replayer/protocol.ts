@@ -9,6 +9,8 @@ import { comparePairs, type ComparedPair, explainDifference } from './compare.js
 import type { Drift } from '../core/drift.js';
 import { ServerProcess, type ServerExit } from './server-process.js';
 import { replaceResponse, rewriteTape } from './update.js';
+import { tapeDecision } from '../core/golden-store.js';
+import { goldenPaths } from '../core/golden-paths.js';
 
 export interface ProtocolReplayOptions {
   /** The server command and its arguments, started fresh for each tape. */
@@ -173,7 +175,8 @@ export async function replayProtocolTape(tapeOrPath: ProtocolTape | string, opti
 
   let updatedPairs = 0;
   let pendingPath: string | undefined;
-  if ((options.update || options.writePending) && drifts.length > 0) {
+  const decision = tapeDecision(options, drifts.length > 0);
+  if (decision.writeGolden || decision.writeCandidate) {
     // Only complete live responses are accepted; a timeout or a crash is not an answer.
     const replacements = new Map<number, string | Buffer>();
     for (const d of drifts) {
@@ -188,16 +191,16 @@ export async function replayProtocolTape(tapeOrPath: ProtocolTape | string, opti
           : Buffer.from(redactFor(tape, live.toString('latin1'), options.redactEnv ?? [], env), 'latin1'),
       );
     }
-    if (replacements.size > 0 && options.update) {
+    if (replacements.size > 0 && decision.writeGolden) {
       rewriteTape(tape, replacements);
       updatedPairs = replacements.size;
     } else if (replacements.size > 0) {
-      pendingPath = `${tape.path}.new`;
+      pendingPath = goldenPaths(tape.path).candidate;
       rewriteTape(tape, replacements, pendingPath);
     }
-  } else if (options.writePending && drifts.length === 0) {
-    rmSync(`${tape.path}.new`, { force: true }); // a clean replay makes an old candidate stale
   }
+  // A clean replay makes an old candidate stale.
+  if (decision.clean && updatedPairs === drifts.length) rmSync(goldenPaths(tape.path).candidate, { force: true });
 
   return { tape: tape.path, pairs, drifts, updatedPairs, pendingPath, serverExit, durationMs: performance.now() - started };
 }

@@ -6,6 +6,7 @@ import { pinnedEnv } from './env.js';
 import { EventLog, type InputKind, type TerminalEvent } from './events.js';
 import { encodeKeys } from './keys.js';
 import { PtyProcess, killGroup, type PtyExit } from './pty.js';
+import type { KeyName } from './key-names.js';
 import { trackProcess } from './registry.js';
 import { checkWorkingDirectory, resolveCommand } from './resolve-command.js';
 import { normaliseSignal } from './signals.js';
@@ -214,8 +215,8 @@ export class Terminal {
     return this.send('paste', Buffer.from(body, 'utf8'), { text });
   }
 
-  /** Sends named keys and chords (seed 002 key grammar), honouring cursor/keypad modes. */
-  press(...keys: string[]): KeysResult {
+  /** Sends named keys and chords (seed 002 key grammar), honouring cursor/keypad modes. Typed: a misspelt key is a compile error. */
+  press(...keys: KeyName[]): KeysResult {
     const bytes = Buffer.from(encodeKeys(keys, this.screen.modes), 'utf8');
     return { accepted: keys, ...this.send('keys', bytes, { keys }) };
   }

@@ -17,7 +17,7 @@ function vitest(args: string[], env: NodeJS.ProcessEnv = {}) {
   return run(['node', VITEST, 'run', ...args], { cwd: project, env: { CI: '', TAPEDECK_UPDATE: '', FORCE_COLOR: '0', NO_COLOR: '1', ...env }, timeoutMs: 120_000 });
 }
 
-const golden = (name: string) => join(project, 'goldens/screen', name);
+const golden = (name: string) => join(project, 'goldens/screen.test.ts', name);
 
 beforeAll(() => {
   rmSync(project, { recursive: true, force: true });
@@ -45,7 +45,7 @@ describe('tapedeck/vitest in a real vitest run', { timeout: 240_000 }, () => {
     const res = await vitest(['screen.test.ts'], { BANNER: 'hello from zsh' });
     expect(res.code).toBe(1);
     const out = res.stdout + res.stderr;
-    expect(out).toContain('screen differs from golden goldens/screen/bash-prints-a-banner.txt');
+    expect(out).toContain('screen differs from golden goldens/screen.test.ts/bash-prints-a-banner.txt');
     expect(out).toMatch(/-\s*hello from bash\s+│/);
     expect(out).toMatch(/\+\s*hello from zsh\s+│/);
     expect(out).toContain('vitest -u');
@@ -67,7 +67,7 @@ describe('tapedeck/vitest in a real vitest run', { timeout: 240_000 }, () => {
     rmSync(join(project, 'goldens'), { recursive: true, force: true });
     const res = await vitest(['screen.test.ts'], { CI: 'true' });
     expect(res.code).toBe(1);
-    expect(res.stdout + res.stderr).toContain('golden goldens/screen/bash-prints-a-banner.txt does not exist, and on CI (CI is set) goldens are never written');
+    expect(res.stdout + res.stderr).toContain('golden goldens/screen.test.ts/bash-prints-a-banner.txt does not exist, and on CI (CI is set) goldens are never written');
     expect(existsSync(join(project, 'goldens'))).toBe(false);
   });
 
@@ -89,12 +89,12 @@ describe('tapedeck/vitest in a real vitest run', { timeout: 240_000 }, () => {
   });
 
   test('a tape a test replays from its goldens folder is never obsolete, not even under -u', async () => {
-    mkdirSync(join(project, 'goldens/cast'), { recursive: true });
-    copyFileSync(join(ROOT, 'goldens/terminal/bash-echo.cast'), join(project, 'goldens/cast/bash-echo.cast'));
+    mkdirSync(join(project, 'goldens/cast.test.ts'), { recursive: true });
+    copyFileSync(join(ROOT, 'goldens/terminal/bash-echo.cast'), join(project, 'goldens/cast.test.ts/bash-echo.cast'));
     const res = await vitest(['cast.test.ts', '-u']);
     expect(res.code, res.stdout + res.stderr).toBe(0);
     expect(res.stdout + res.stderr).not.toContain('obsolete');
-    expect(existsSync(join(project, 'goldens/cast/bash-echo.cast'))).toBe(true);
+    expect(existsSync(join(project, 'goldens/cast.test.ts/bash-echo.cast'))).toBe(true);
   });
 
   test('web-first matchers retry until the screen matches, and .not waits for text to go', async () => {
@@ -115,7 +115,7 @@ describe('tapedeck/vitest in a real vitest run', { timeout: 240_000 }, () => {
     const env = { AGENT_SERVER: join(ROOT, 'examples/agent-server.mjs'), AGENT_TAPE: join(ROOT, 'goldens/agent-server.ndjson'), AGENT_SERVER_ROOT: join(ROOT, 'examples/project') };
     const first = await vitest(['protocol.test.ts'], env);
     expect(first.code, first.stdout + first.stderr).toBe(0);
-    const tape = join(project, 'goldens/protocol/one-exchange-from-a-live-server-is-a-golden.ndjson');
+    const tape = join(project, 'goldens/protocol.test.ts/one-exchange-from-a-live-server-is-a-golden.ndjson');
     const pairs = readFileSync(tape, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(pairs.map((p) => p.request)).toEqual(['{"op":"explain","code":"MT4099"}', '{"op":"fmt","path":"main.mty","check":true}']);
     expect(pairs[1].response).toContain('"would_reformat":true');
@@ -132,7 +132,7 @@ describe('tapedeck/vitest in a real vitest run', { timeout: 240_000 }, () => {
       const res = await vitest([`--pool=${pool}`, '--maxWorkers=4', 'copy'], { BANNER: `pool ${pool}` });
       expect(res.code, res.stdout + res.stderr).toBe(0);
       for (let i = 0; i < 4; i++) {
-        const dir = join(project, `goldens/copy${i}`);
+        const dir = join(project, `goldens/copy${i}.test.ts`);
         expect(readdirSync(dir).sort()).toEqual(['bash-prints-a-banner-2.txt', 'bash-prints-a-banner.txt']);
         expect(readFileSync(join(dir, 'bash-prints-a-banner.txt'), 'utf8')).toContain(`pool ${pool}`);
       }

@@ -1,6 +1,6 @@
 /**
  * toMatchScreenshot on real programs in real PTYs, rendered by real Chromium.
- * Goldens live in goldens/screenshots/screenshot-apps/ (written when missing
+ * Goldens live in goldens/screenshots/test/screenshot-apps.test.ts/ (written when missing
  * locally, compared on CI).
  */
 process.env.TAPEDECK_GOLDENS = 'goldens/screenshots';
@@ -25,7 +25,7 @@ declare module 'vitest' {
 }
 
 const SCREENS = join(ROOT, 'test/fixtures/screens');
-const GOLDENS = join(ROOT, 'goldens/screenshots/screenshot-apps');
+const GOLDENS = join(ROOT, 'goldens/screenshots/test/screenshot-apps.test.ts');
 const home = tempDir('tapedeck-apps-home-');
 beforeEach(() => resetGoldenCounters());
 afterAll(async () => {
@@ -101,7 +101,7 @@ describe('toMatchScreenshot', () => {
     const diffPath = join(GOLDENS, 'mismatch-probe.diff.png');
     try {
       const error = await expect(after).toMatchScreenshot({ name: 'mismatch-probe' }).then(() => null, (e: Error) => e);
-      expect(error?.message).toMatch(/screenshot differs from golden goldens\/screenshots\/screenshot-apps\/mismatch-probe\.png: \d+ pixels/);
+      expect(error?.message).toMatch(/screenshot differs from golden goldens\/screenshots\/test\/screenshot-apps\.test\.ts\/mismatch-probe\.png: \d+ pixels/);
       expect(error?.message).toContain('mismatch-probe.actual.png');
       expect(error?.message).toContain('mismatch-probe.diff.png');
       expect(pngSize(readFileSync(diffPath))).toEqual(pngSize(readFileSync(golden)));

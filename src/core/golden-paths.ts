@@ -26,6 +26,16 @@ const WINDOWS_RESERVED = /^(con|prn|aux|nul|com\d|lpt\d)(\.|$)/i;
 /** Leaves room for a counter, a hash and the extension within the usual 255-byte name limit. */
 const MAX_NAME_BYTES = 160;
 
+/** No leading dot or dash, no artifact-like ending, no reserved Windows name, within the length limit. */
+function isPortable(safe: string): boolean {
+  return (
+    !/^[-.]|-$/.test(safe) &&
+    !/\.(actual|diff|new)$/i.test(safe) && // would look like an artifact of another golden
+    !WINDOWS_RESERVED.test(safe) &&
+    Buffer.byteLength(safe) <= MAX_NAME_BYTES
+  );
+}
+
 /** The reading of a safe name back into a test name: `__` was ` > ` (describe blocks), `-` was a space. */
 function decode(safe: string): string {
   return safe.replace(/__/g, ' > ').replace(/-/g, ' ');
@@ -43,18 +53,18 @@ export function shortHash(text: string): string {
  * artifact), the readable part gets `-` and 8 hex digits of the full name's
  * SHA-256, so two names never share a file.
  */
-export function safeName(name: string): string {
+export function safeName(name: string, options: { chosen?: boolean } = {}): string {
+  // A name the user chose (`{ name: 'main-menu' }`) is used as it is when it is already a safe file name;
+  // a collision with another golden of the file is still caught when the golden is taken.
+  if (options.chosen && /^[\p{L}\p{N}\p{M}_.,+=@()[\]'!&-]+$/u.test(name) && isPortable(name)) return name;
   let safe = '';
   for (const ch of name.replace(/ > /g, '\u0000')) safe += ch === '\u0000' ? '__' : ch === ' ' ? '-' : KEEP.test(ch) ? ch : '-';
   const lossless =
     safe !== '' &&
     decode(safe) === name &&
     name === name.normalize('NFC') &&
-    !/^[-.]|-$/.test(safe) &&
     !/-(\d+|[0-9a-f]{8})$/.test(safe) && // reads like a counter or a hash suffix
-    !/\.(actual|diff|new)$/i.test(safe) && // would look like an artifact of another golden
-    !WINDOWS_RESERVED.test(safe) &&
-    Buffer.byteLength(safe) <= MAX_NAME_BYTES;
+    isPortable(safe);
   if (lossless) return safe;
   let readable = safe.replace(/-{2,}/g, '-').replace(/^[-.]+|-+$/g, '');
   while (Buffer.byteLength(readable) > MAX_NAME_BYTES) readable = [...readable].slice(0, -1).join('');
@@ -77,6 +87,6 @@ export function goldenFolder(root: string, projectRoot: string, testFile: string
 }
 
 /** goldens/<test file>/<test name>[-N].<ext>: the counter N (from 2) tells apart several goldens of one test. */
-export function goldenFile(folder: string, testName: string, ext: string, counter: number): string {
-  return resolve(folder, `${safeName(testName)}${counter > 1 ? `-${counter}` : ''}.${ext}`);
+export function goldenFile(folder: string, testName: string, ext: string, counter: number, chosen = false): string {
+  return resolve(folder, `${safeName(testName, { chosen })}${counter > 1 ? `-${counter}` : ''}.${ext}`);
 }

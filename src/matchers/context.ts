@@ -97,7 +97,7 @@ export function nextGoldenPath(ctx: MatcherStateLike, ext: string, name?: string
   const key = `${testName}\0${ext}`;
   const n = (mine.get(key) ?? 0) + 1;
   mine.set(key, n);
-  const path = goldenFile(goldenFolderOf(testPath), testName, ext, n);
+  const path = goldenFile(goldenFolderOf(testPath), testName, ext, n, name !== undefined);
   const folded = path.normalize('NFC').toLowerCase();
   const taken = owners.get(folded);
   if (taken && taken.test !== owner) {

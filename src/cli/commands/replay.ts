@@ -6,7 +6,7 @@ import { parseMaskRectFlag } from '../../core/mask.js';
 import { driftToEnvelope } from '../../replayer/envelopes.js';
 import { isTerminalTape, replayTapes, type ReplayTapesResult } from '../../replayer/replay-tapes.js';
 import { expandTapes, parseShard } from '../../replayer/run.js';
-import { isCI, resolveUpdateMode } from '../../core/ci.js';
+import { isCI, resolveUpdatePolicy } from '../../core/ci.js';
 import { writeFileAtomic } from '../../core/atomic-write.js';
 import { githubAnnotations, junitXml, type CiTapeResult } from '../../report/ci-reports.js';
 import { renderHtmlReport } from '../../report/html.js';
@@ -189,7 +189,7 @@ function screenshotOptions(values: { screenshots: boolean; update: boolean; thre
     maxDiffPixelRatio: fraction('max-diff-pixel-ratio', values['max-diff-pixel-ratio']),
     profile: values.profile,
     // --update rewrites goldens that differ; otherwise missing ones are written locally, never on CI.
-    updateMode: values.update ? 'all' : resolveUpdateMode(),
+    updateMode: resolveUpdatePolicy(values.update ? 'all' : undefined),
   };
   resolveProfile(options.profile); // an unknown profile is exit 2 before anything runs
   return options;

@@ -6,7 +6,7 @@ import { parseMaskRectFlag } from '../../core/mask.js';
 import { driftToEnvelope } from '../../replayer/envelopes.js';
 import { isTerminalTape, replayTapes, type ReplayTapesResult } from '../../replayer/replay-tapes.js';
 import { expandTapes, parseShard } from '../../replayer/run.js';
-import { isCI, resolveUpdatePolicy } from '../../core/ci.js';
+import { resolveUpdatePolicy } from '../../core/ci.js';
 import { writeFileAtomic } from '../../core/atomic-write.js';
 import { githubAnnotations, junitXml, type CiTapeResult } from '../../report/ci-reports.js';
 import { renderHtmlReport } from '../../report/html.js';
@@ -110,8 +110,9 @@ export async function run(argv: string[]): Promise<number> {
   const anyTerminal = paths.some(isTerminalTape);
   if (!anyTerminal && command.length === 0) throw usageError('replay: give the server command after --, e.g. tapedeck replay tape.ndjson -- node server.js');
   const { normaliser, config } = buildNormaliser(values);
-  // Candidates for `tapedeck review`, except on CI (nothing is written there) and when updating in place.
-  const writePending = !values.update && !isCI();
+  // The update policy, resolved once: candidates for `tapedeck review` except where nothing is written
+  // (CI, TAPEDECK_UPDATE=none) and when updating in place.
+  const writePending = !values.update && resolveUpdatePolicy().mode !== 'none';
   const protocol = {
     boundary: values.boundary ? parseBoundary(values.boundary) : config.boundary,
     timeoutMs: parseIntOption('timeout-ms', values['timeout-ms'], config.timeoutMs ?? 10_000, 1),

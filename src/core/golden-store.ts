@@ -9,7 +9,7 @@ import { goldenPaths } from './golden-paths.js';
  * the caller resolves the update policy once and passes it in, every file
  * operation goes through a small GoldenIO, and settle() is the one decision
  * (write, rewrite, leave a candidate, clean up) that matchers and replayers
- * share.
+ * share (docs/ARCHITECTURE.md "Update modes").
  *
  *   none  never write; a missing golden fails (the CI default)
  *   new   write missing goldens, compare existing ones, leave `.new` on a mismatch

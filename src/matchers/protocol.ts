@@ -8,6 +8,7 @@ import { replayProtocolTape } from '../replayer/protocol.js';
 import { unacceptedDrifts } from '../replayer/replay-tapes.js';
 import { GoldenStore } from '../core/golden-store.js';
 import { TapedeckError } from '../core/errors.js';
+import { isTerminalTape } from '../tape/kind.js';
 import { replayCastCleanly } from './terminal-replay.js';
 import { formatDrifts, replayVerdict } from './format.js';
 import { displayPath as shown, nextGoldenPath, projectRoot, updatePolicyFor, usedGoldens, type MatcherStateLike } from './context.js';
@@ -61,7 +62,7 @@ export async function toReplayCleanly(this: State, received: unknown, command?: 
     throw new TapedeckError('TAPE_NOT_FOUND', `toReplayCleanly: tape ${shown(tape)} does not exist (record it with \`tapedeck record\`, or check the path)`, { details: { tape } });
   }
   usedGoldens.add(tape); // a tape a test replays is in use, wherever it lives
-  if (/\.cast$/i.test(tape)) return replayCastCleanly(this, tape, command, options);
+  if (isTerminalTape(tape)) return replayCastCleanly(this, tape, command, options);
   assertCommand(command, 'toReplayCleanly');
   const policy = updatePolicyFor(this);
   const result = await replayProtocolTape(tape, { command, update: policy.mode === 'all', writePending: policy.mode === 'new', ...settings((options ?? {}) as ProtocolMatcherOptions) });

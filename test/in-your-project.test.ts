@@ -194,6 +194,8 @@ describe('tapedeck in someone else\'s project', () => {
     // Written: 4 names, 2 ui, the mid-draw screen, the screenshot, "Same Name". Candidate: the drifting tape.
     expect(first.res.stdout).toContain('tapedeck goldens: 9 written, 0 updated, 1 obsolete, 1 candidate left (.new)');
     expect(second.res.stdout).toContain('tapedeck goldens: 0 written, 0 updated, 1 obsolete, 0 candidates left (.new)');
+    // With the reporter registered the workers leave the line to it: one line per run, not one per file.
+    for (const run of [first, second]) expect(run.res.stdout.match(/tapedeck goldens:/g)).toHaveLength(1);
   });
 
   test('matcher typings accept only what the matchers handle; key names are a typed union', async () => {

@@ -6,7 +6,6 @@ import { pinnedEnv } from './env.js';
 import { EventLog, type InputKind, type TerminalEvent } from './events.js';
 import { encodeKeys } from './keys.js';
 import { PtyProcess, killGroup, type PtyExit } from './pty.js';
-import type { KeyName } from './key-names.js';
 import { trackProcess } from './registry.js';
 import { checkWorkingDirectory, resolveCommand } from './resolve-command.js';
 import { normaliseSignal } from './signals.js';
@@ -216,7 +215,7 @@ export class Terminal {
   }
 
   /** Sends named keys and chords (seed 002 key grammar), honouring cursor/keypad modes. Typed: a misspelt key is a compile error. */
-  press(...keys: KeyName[]): KeysResult {
+  press(...keys: import('./key-names.js').KeyName[]): KeysResult {
     const bytes = Buffer.from(encodeKeys(keys, this.screen.modes), 'utf8');
     return { accepted: keys, ...this.send('keys', bytes, { keys }) };
   }

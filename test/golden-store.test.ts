@@ -92,3 +92,21 @@ test('the closing line sums every file', () => {
   ]);
   expect(summaryLine(t)).toBe('tapedeck goldens: 3 written, 1 updated, 1 obsolete, 1 candidate left (.new): review them with `npx tapedeck review`');
 });
+
+test('the update policy: TAPEDECK_UPDATE wins, then vitest -u, then CI', async () => {
+  const { updatePolicyFor } = await import('../src/matchers/context.js');
+  const vitestAll = { snapshotState: { snapshotUpdateState: 'all' as const } };
+  expect(updatePolicyFor({}, { TAPEDECK_UPDATE: 'all', CI: 'true' }).mode).toBe('all');
+  expect(updatePolicyFor(vitestAll, { CI: 'true' }).mode).toBe('all');
+  expect(updatePolicyFor({}, { CI: 'true' })).toEqual({ mode: 'none', reason: 'on CI (CI is set) goldens are never written' });
+  expect(updatePolicyFor({ snapshotState: { snapshotUpdateState: 'new' } }, {}).mode).toBe('new');
+  expect(updatePolicyFor(vitestAll, { TAPEDECK_UPDATE: 'none' }).mode).toBe('none');
+});
+
+test('a partial or failed run proves nothing about obsolete goldens', async () => {
+  const { allTestsRanAndPassed } = await import('../src/matchers/obsolete.js');
+  const passed = { type: 'test', mode: 'run', result: { state: 'pass' } };
+  expect(allTestsRanAndPassed({ type: 'suite', tasks: [passed, passed] })).toBe(true);
+  expect(allTestsRanAndPassed({ type: 'suite', tasks: [passed, { type: 'test', mode: 'skip' }] })).toBe(false);
+  expect(allTestsRanAndPassed({ type: 'suite', tasks: [passed, { type: 'test', mode: 'run', result: { state: 'fail' } }] })).toBe(false);
+});

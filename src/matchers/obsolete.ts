@@ -14,7 +14,8 @@ interface TaskLike {
   filepath?: string;
 }
 
-function allTestsRanAndPassed(task: TaskLike): boolean {
+/** A partial run (-t, .only, skips) or a failure proves nothing about which goldens are used. */
+export function allTestsRanAndPassed(task: TaskLike): boolean {
   if (task.mode && task.mode !== 'run') return false;
   if (task.type === 'test' && task.result?.state !== 'pass') return false;
   return (task.tasks ?? []).every(allTestsRanAndPassed);

@@ -1,6 +1,7 @@
 import { copyFileSync, existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { writeTarget } from './atomic-write.js';
 import { join, resolve } from 'node:path';
+import { goldenPaths } from './golden-paths.js';
 
 /**
  * Pending goldens: a failed test or replay leaves the candidate beside the
@@ -34,7 +35,7 @@ export function findPending(roots: readonly string[]): PendingGolden[] {
       for (const name of readdirSync(path)) if (!SKIP_DIRS.has(name)) visit(join(path, name));
       return;
     }
-    const candidate = path.endsWith('.new') ? path : existsSync(`${path}.new`) ? `${path}.new` : undefined;
+    const candidate = path.endsWith('.new') ? path : existsSync(goldenPaths(path).candidate) ? goldenPaths(path).candidate : undefined;
     if (!candidate) return;
     const golden = candidate.slice(0, -'.new'.length);
     found.set(golden, { golden, candidate, artifacts: artifactsOf(golden), isNew: !existsSync(golden) });
@@ -45,8 +46,8 @@ export function findPending(roots: readonly string[]): PendingGolden[] {
 
 function artifactsOf(golden: string): string[] {
   if (!golden.endsWith('.png')) return [];
-  const base = golden.slice(0, -'.png'.length);
-  return [`${base}.actual.png`, `${base}.diff.png`].filter((p) => existsSync(p));
+  const p = goldenPaths(golden);
+  return [p.actualImage, p.diffImage].filter((f) => existsSync(f));
 }
 
 export function acceptPending(p: PendingGolden): void {

@@ -4,6 +4,8 @@ import { placeholdersIn, redact } from '../core/redact.js';
 import type { Drift } from '../core/drift.js';
 import type { ProtocolTape } from '../tape/protocol-tape.js';
 import { rewriteTape } from './update.js';
+import { tapeDecision } from '../core/golden-store.js';
+import { goldenPaths } from '../core/golden-paths.js';
 
 /**
  * The last step of a protocol replay: accept the live responses of drifted
@@ -18,9 +20,10 @@ export function acceptLive(
   hide: (text: string) => string,
   mode: { update?: boolean; writePending?: boolean },
 ): { updatedPairs: number; pendingPath?: string } {
-  if (!mode.update && !mode.writePending) return { updatedPairs: 0 };
-  if (drifts.length === 0) {
-    if (mode.writePending) rmSync(`${tape.path}.new`, { force: true }); // a clean replay makes an old candidate stale
+  const decision = tapeDecision(mode, drifts.length > 0);
+  const candidate = goldenPaths(tape.path).candidate;
+  if (!decision.writeGolden && !decision.writeCandidate) {
+    if (decision.clean) rmSync(candidate, { force: true }); // a clean replay makes an old candidate stale
     return { updatedPairs: 0 };
   }
   const replacements = new Map<number, string | Buffer>();
@@ -31,13 +34,14 @@ export function acceptLive(
     replacements.set(d.pair - 1, isUtf8(bytes) ? hide(bytes.toString('utf8')) : Buffer.from(hide(bytes.toString('latin1')), 'latin1'));
   }
   if (replacements.size === 0) return { updatedPairs: 0 };
-  if (mode.update) {
+  if (decision.writeGolden) {
     rewriteTape(tape, replacements);
+    // Every drift accepted: nothing is left to review.
+    if (replacements.size === drifts.length) rmSync(candidate, { force: true });
     return { updatedPairs: replacements.size };
   }
-  const pendingPath = `${tape.path}.new`;
-  rewriteTape(tape, replacements, pendingPath);
-  return { updatedPairs: 0, pendingPath };
+  rewriteTape(tape, replacements, candidate);
+  return { updatedPairs: 0, pendingPath: candidate };
 }
 
 /** Redacts a live response with the tape's own placeholders plus any requested names. */

@@ -6,7 +6,7 @@ import { driftToEnvelope } from '../../replayer/envelopes.js';
 import { replayTapes, type ReplayTapesResult } from '../../replayer/replay-tapes.js';
 import { parseShard } from '../../replayer/run.js';
 import { resolveReplaySettings } from '../../replayer/settings.js';
-import { isCI, resolveUpdateMode } from '../../core/ci.js';
+import { resolveUpdatePolicy } from '../../core/ci.js';
 import { writeFileAtomic } from '../../core/atomic-write.js';
 import { githubAnnotations, junitXml, type CiTapeResult } from '../../report/ci-reports.js';
 import { ProgressLine } from '../progress.js';
@@ -138,8 +138,9 @@ export async function run(argv: string[]): Promise<number> {
     maxResponseBytes: values['max-response-bytes'] === undefined ? undefined : parseIntOption('max-response-bytes', values['max-response-bytes'], 0, 1, Number.MAX_SAFE_INTEGER),
     mask: [...values.mask.map((m) => compileRegex(m, '--mask')), ...values['mask-rect'].map(parseMaskRectFlag)],
   });
-  // Candidates for `tapedeck review`, except on CI (nothing is written there) and when updating in place.
-  const writePending = !values.update && !isCI();
+  // The update policy, resolved once: candidates for `tapedeck review` except where nothing is written
+  // (CI, TAPEDECK_UPDATE=none) and when updating in place.
+  const writePending = !values.update && resolveUpdatePolicy().mode !== 'none';
   const protocol = {
     ...resolved,
     update: values.update,
@@ -223,7 +224,7 @@ function screenshotOptions(values: { screenshots: boolean; update: boolean; thre
     maxDiffPixelRatio: fraction('max-diff-pixel-ratio', values['max-diff-pixel-ratio']),
     profile: values.profile,
     // --update rewrites goldens that differ; otherwise missing ones are written locally, never on CI.
-    updateMode: values.update ? 'all' : resolveUpdateMode(),
+    updateMode: resolveUpdatePolicy(values.update ? 'all' : undefined),
   };
   resolveProfile(options.profile); // an unknown profile is exit 2 before anything runs
   return options;

@@ -6,6 +6,7 @@ import { usageError } from '../../core/errors.js';
 import { acceptPending, findPending, rejectPending, type PendingGolden } from '../../core/pending.js';
 import { unifiedDiff } from '../../replayer/compare.js';
 import { parseOptions } from '../args.js';
+import { goldenPaths } from '../../core/golden-paths.js';
 
 const HELP = `usage: tapedeck review [PATH...] [--accept all|PATH...] [--reject all|PATH...] [--json]
 
@@ -33,7 +34,7 @@ export async function run(argv: string[]): Promise<number> {
   const paths = positionals.filter((p) => p !== 'all');
   const roots = paths.length ? paths : [root];
   for (const target of targets) {
-    if (target !== 'all' && !existsSync(target) && !existsSync(`${target}.new`)) throw usageError(`review: ${target}: no such golden or pending candidate`);
+    if (target !== 'all' && !existsSync(target) && !existsSync(goldenPaths(target).candidate)) throw usageError(`review: ${target}: no such golden or pending candidate`);
   }
   const pending = findPending(roots);
   if (acting && targets.length === 0) throw usageError(`review: say what to ${values.accept ? 'accept' : 'reject'}: golden paths, or "all"`);

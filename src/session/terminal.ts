@@ -208,9 +208,12 @@ export class Terminal {
     return this.send('type', Buffer.from(text, 'utf8'), { text });
   }
 
-  /** Pastes text: bracketed (ESC[200~ … ESC[201~) when the program enabled DECSET 2004, raw otherwise. */
-  paste(text: string): InputResult {
-    const body = this.screen.modes.bracketedPaste ? `\x1b[200~${text}\x1b[201~` : text;
+  /**
+   * Pastes text: bracketed (ESC[200~ … ESC[201~) when the program enabled DECSET 2004
+   * (or always, with alwaysBracketed, as seed 002's `paste` does), raw otherwise.
+   */
+  paste(text: string, options: { alwaysBracketed?: boolean } = {}): InputResult {
+    const body = this.screen.modes.bracketedPaste || options.alwaysBracketed ? `\x1b[200~${text}\x1b[201~` : text;
     return this.send('paste', Buffer.from(body, 'utf8'), { text });
   }
 

@@ -1,5 +1,5 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { formatPair } from '../core/tape.js';
+import { formatPair } from '../tape/protocol-tape.js';
 
 /**
  * Appends pairs to a protocol tape, best-effort: the live session matters more

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { usageError } from '../core/errors.js';
-import type { Drift } from './drift.js';
-import { readProtocolTape, type ProtocolTape } from '../core/tape.js';
+import type { Drift } from '../core/drift.js';
+import { readProtocolTape, type ProtocolTape } from '../tape/protocol-tape.js';
 import { placeholderFor, placeholdersIn, restore } from '../core/redact.js';
 import { replayProtocolTape, type ProtocolReplayOptions, type TapeReplayResult } from './protocol.js';
 import { expandTapes, selectShard, type Shard } from './run.js';

@@ -3,7 +3,7 @@ import { classifyRpc } from '../core/boundary.js';
 import { LineSplitter } from '../core/lines.js';
 import { Normaliser } from '../core/normalise.js';
 import { restore } from '../core/redact.js';
-import { readProtocolTape, type ProtocolTape, type TapePair } from '../core/tape.js';
+import { readProtocolTape, type ProtocolTape, type TapePair } from '../tape/protocol-tape.js';
 import { splitMessages } from './compare.js';
 
 export interface ServeOptions {

@@ -3,7 +3,7 @@ import { TapedeckError } from '../core/errors.js';
 import type { ScreenMask } from '../render/golden-text.js';
 import type { TerminalEvent } from '../session/events.js';
 import { spawnTerminal, type Terminal, type TerminalExit } from '../session/terminal.js';
-import type { Drift } from './drift.js';
+import type { Drift } from '../core/drift.js';
 import { screenDrift, terminalDrift } from './terminal-drift.js';
 import { planTerminalReplay, type PlannedStep, type TerminalPlan, type TerminalStepKind } from './terminal-plan.js';
 import { checkpointKey, syncKey } from './terminal-screen.js';

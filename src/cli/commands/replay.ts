@@ -8,9 +8,9 @@ import { isTerminalTape, replayTapes, type ReplayTapesResult } from '../../repla
 import { expandTapes, parseShard } from '../../replayer/run.js';
 import { isCI, resolveUpdateMode } from '../../core/ci.js';
 import { writeFileAtomic } from '../../core/atomic-write.js';
-import { githubAnnotations, junitXml, type CiTapeResult } from '../../render/ci-reports.js';
-import { renderHtmlReport } from '../../render/report-html.js';
-import { reportFromRun } from '../../render/report-from-run.js';
+import { githubAnnotations, junitXml, type CiTapeResult } from '../../report/ci-reports.js';
+import { renderHtmlReport } from '../../report/html.js';
+import { reportFromRun } from '../../report/from-run.js';
 import { closeRenderer } from '../../render/renderer.js';
 import { ProgressLine } from '../progress.js';
 import { DEFAULT_STEP_TIMEOUT_MS, type ScreenshotCheckpointOptions, type TerminalTapeResult } from '../../replayer/terminal.js';
@@ -18,7 +18,7 @@ import { profileNames, resolveProfile } from '../../render/profiles.js';
 import { relative } from 'node:path';
 import { parseIntOption, parseOptions, splitCommand } from '../args.js';
 import { buildNormaliser, normaliserOptionSpec } from '../normaliser-options.js';
-import { formatReplayText } from '../report-text.js';
+import { formatReplayText } from '../../report/text.js';
 
 const HELP = `usage: tapedeck replay TAPE... [options] [-- CMD ARGS...]
 

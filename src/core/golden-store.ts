@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { writeFileAtomic } from '../core/atomic-write.js';
-import { isCI, type UpdateMode } from '../core/ci.js';
+import { writeFileAtomic } from './atomic-write.js';
+import { isCI, type UpdateMode } from './ci.js';
 
 /**
  * The golden store: where goldens live, and the one place that decides whether

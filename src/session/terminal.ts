@@ -208,10 +208,7 @@ export class Terminal {
     return this.send('type', Buffer.from(text, 'utf8'), { text });
   }
 
-  /**
-   * Pastes text: bracketed (ESC[200~ … ESC[201~) when the program enabled DECSET 2004
-   * (or always, with alwaysBracketed, as seed 002's `paste` does), raw otherwise.
-   */
+  /** Pastes text: bracketed (ESC[200~ … ESC[201~) when the program enabled DECSET 2004 or alwaysBracketed (seed 002), raw otherwise. */
   paste(text: string, options: { alwaysBracketed?: boolean } = {}): InputResult {
     const body = this.screen.modes.bracketedPaste || options.alwaysBracketed ? `\x1b[200~${text}\x1b[201~` : text;
     return this.send('paste', Buffer.from(body, 'utf8'), { text });

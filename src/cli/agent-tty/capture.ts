@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ScreenSnapshot } from '../../render/screen.js';
+import type { ScreenSnapshot } from '../../session/screen.js';
 import { recordArtifact } from './artifacts.js';
 import type { AgentContext } from './config.js';
 import { newId } from './ids.js';

@@ -1,5 +1,5 @@
-import type { CastFormat } from '../../render/asciicast.js';
-import { CastWriter } from '../../render/asciicast-write.js';
+import type { CastFormat } from '../../tape/asciicast.js';
+import { CastWriter } from '../../tape/asciicast-write.js';
 import { writeEventToCast } from '../../recorder/terminal-cast.js';
 import { fromStored, readEventLog } from './event-store.js';
 import type { SessionRecord } from './manifest.js';

@@ -1,4 +1,4 @@
-import { Screen, type ScreenSnapshot, type SnapshotOptions } from '../../render/screen.js';
+import { Screen, type ScreenSnapshot, type SnapshotOptions } from '../../session/screen.js';
 import { fromStored, readEventLog } from './event-store.js';
 import type { SessionRecord } from './manifest.js';
 import { sessionPaths } from './paths.js';

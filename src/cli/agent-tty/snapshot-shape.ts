@@ -1,4 +1,4 @@
-import type { ScreenSnapshot } from '../../render/screen.js';
+import type { ScreenSnapshot } from '../../session/screen.js';
 
 /** seed 002 §14: the structured snapshot (default) or plain text. */
 export interface SnapshotArgs {

@@ -8,7 +8,7 @@ import { newId } from '../ids.js';
 import { writeManifest, type SessionRecord } from '../manifest.js';
 import { privateDir, sessionPaths, sessionsDir, socketPathFor } from '../paths.js';
 import { startHost } from '../spawn-host.js';
-import { displayCommand } from '../../../render/asciicast-write.js';
+import { displayCommand } from '../../../tape/asciicast-write.js';
 
 const DEFAULT_START_TIMEOUT_MS = 15_000;
 

@@ -8,7 +8,7 @@ import { isTerminal, listSessionIds, readManifest, type SessionRecord } from '..
 import { checkSessionId, sessionPaths } from '../paths.js';
 import { reconcile, terminationCategory } from '../reconcile.js';
 import { callHost } from '../session-access.js';
-import { displayCommand } from '../../../render/asciicast-write.js';
+import { displayCommand } from '../../../tape/asciicast-write.js';
 
 export const list: CommandDef = {
   name: 'list',

@@ -29,8 +29,8 @@ const COMMANDS: Record<string, Loader> = {
   'record export': async () => (await import('./commands/export.js')).recordExport,
   destroy: async () => (await import('./commands/lifecycle.js')).destroy,
   gc: async () => (await import('./commands/lifecycle.js')).gc,
-  doctor: async () => (await import('./commands/info.js')).doctor,
-  version: async () => (await import('./commands/info.js')).version,
+  doctor: async () => (await import('./commands/doctor.js')).doctor,
+  version: async () => (await import('./commands/version.js')).version,
 };
 
 const GLOBAL_HELP = `Global flags: --json  --home DIR  --log-level error|warn|info|debug|trace  --timeout-ms N
@@ -119,5 +119,6 @@ function isEntryPoint(): boolean {
   }
 }
 if (isEntryPoint()) {
-  runAgentTty(process.argv.slice(2)).then((code) => process.exit(code));
+  // Exit only once stdout is flushed: a pipe takes big envelopes (cells) asynchronously.
+  runAgentTty(process.argv.slice(2)).then((code) => process.stdout.write('', () => process.exit(code)));
 }

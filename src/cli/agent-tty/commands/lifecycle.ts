@@ -24,6 +24,7 @@ export const destroy: CommandDef = {
     if (!flag(args, 'force') && record.hostPid !== null && hostAlive(record)) {
       try {
         await callHost(ctx, id, 'destroy', {});
+        await hostGone(record.hostPid);
         return { result: { sessionId: id, destroyed: true }, human: `Destroyed session ${id}` };
       } catch (err) {
         // An unreachable or hung host falls through to the forced path: destroy always ends the session.
@@ -39,6 +40,18 @@ export const destroy: CommandDef = {
     return { result: { sessionId: id, destroyed: true }, human: `Destroyed session ${id}` };
   },
 };
+
+/** The host answers destroy just before it exits: wait for the exit, so "destroyed" means no process is left. */
+async function hostGone(pid: number, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (processAlive(pid)) {
+    if (Date.now() > deadline) {
+      killGroup(pid, 'SIGKILL');
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
 
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 

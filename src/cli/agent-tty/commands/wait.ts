@@ -73,7 +73,15 @@ Timeout (default 30000 ms) exits 5 with the last observed state in the result.`,
       return { result, human: describe(result, request, 0) };
     }
     const started = Date.now();
-    const result = await callHost(ctx, id, 'wait', { ...request, timeoutMs }, timeoutMs + SOCKET_GRACE_MS);
+    let result: Record<string, unknown>;
+    try {
+      result = await callHost(ctx, id, 'wait', { ...request, timeoutMs }, timeoutMs + SOCKET_GRACE_MS);
+    } catch (err) {
+      // The host may leave between reading the manifest and connecting: the exit is in the manifest then.
+      const after = request.mode === 'exit' && err instanceof AgentError && err.code === 'SESSION_NOT_RUNNING' ? loadSession(ctx, id) : undefined;
+      if (!after || after.status !== 'exited') throw err;
+      result = { timedOut: false, exitCode: after.exitCode, ...(after.exitSignal ? { exitSignal: after.exitSignal } : {}) };
+    }
     return { result, human: describe(result, request, Date.now() - started), ...(result.timedOut ? { exitCode: AgentExit.waitTimeout } : {}) };
   },
 };

@@ -16,5 +16,7 @@ export interface CommandDef {
   usage: string;
   options: OptionSpec;
   restIsCommand?: boolean;
+  /** How many positionals the command takes (default: unlimited). */
+  maxPositionals?: number;
   run(ctx: AgentContext, args: ParsedArgs): Promise<CommandOutcome>;
 }

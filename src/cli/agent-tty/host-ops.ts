@@ -112,7 +112,7 @@ async function runWait(host: SessionHost, args: Args): Promise<Record<string, un
     switch (mode) {
       case 'exit': {
         const exit = await term.waitForExit(opts);
-        return { timedOut: false, exitCode: exit.exitCode, ...(exit.signal ? { exitSignal: exit.signal } : {}) };
+        return { timedOut: false, exitCode: exit.signal ? null : exit.exitCode, ...(exit.signal ? { exitSignal: exit.signal } : {}) };
       }
       case 'idle': {
         const r = await term.waitForIdle(int(args, 'idleMs'), opts);

@@ -85,7 +85,8 @@ export class SessionHost {
 
   private onChildExit(exitCode: number, signal: string | null): void {
     if (this.endStatus) return;
-    this.record = updateManifest(this.home, this.sessionId, { status: 'exited', exitCode, exitSignal: signal, childPid: null });
+    // A program killed by a signal has no exit code of its own (node-pty reports 0).
+    this.record = updateManifest(this.home, this.sessionId, { status: 'exited', exitCode: signal ? null : exitCode, exitSignal: signal, childPid: null });
     this.armLinger();
   }
 
@@ -103,7 +104,7 @@ export class SessionHost {
       // Where the agent ended the session: an export stops here, so the kill is not part of the tape.
       if (wasRunning) this.terminal.marker(`${END_MARKER_PREFIX}${reason}`);
       await this.terminal.dispose();
-      const exit = { exitCode: this.terminal.exitCode, exitSignal: this.terminal.exitSignal };
+      const exit = { exitCode: this.terminal.exitSignal ? null : this.terminal.exitCode, exitSignal: this.terminal.exitSignal };
       if (reason === 'linger') {
         // The program ended on its own earlier; the host just stops serving.
         this.record = updateManifest(this.home, this.sessionId, { hostPid: null, childPid: null });

@@ -85,6 +85,9 @@ export async function runAgentTty(argv: string[], binName = 'agent-tty'): Promis
     const def = await load();
     command = def.name;
     const args: ParsedArgs = parseArgv(rest, { ...GLOBAL_OPTIONS, ...def.options }, { command: def.name, restIsCommand: def.restIsCommand });
+    if (def.maxPositionals !== undefined && args.positionals.length > def.maxPositionals) {
+      throw new AgentError('INVALID_INPUT', `${def.name}: unexpected argument ${JSON.stringify(args.positionals[def.maxPositionals])} (usage: ${def.usage.split('\n')[0]})`, { arguments: args.positionals });
+    }
     if (flag(args, 'help')) {
       write(process.stdout, `usage: ${def.usage.replaceAll('agent-tty', binName)}\n\n${def.summary}\n\n${GLOBAL_HELP}`);
       return AgentExit.ok;

@@ -11,6 +11,7 @@ import { canonicalProfile, profileNames } from '../../../render/profiles.js';
 
 export const snapshot: CommandDef = {
   name: 'snapshot',
+  maxPositionals: 1,
   summary: 'the screen as structured data (default) or text',
   usage: 'agent-tty snapshot SESSION_ID [--format structured|text] [--include-scrollback] [--include-cells]',
   options: { format: 'string', 'include-scrollback': 'boolean', 'include-cells': 'boolean' },
@@ -28,6 +29,7 @@ export const snapshot: CommandDef = {
 
 export const screenshot: CommandDef = {
   name: 'screenshot',
+  maxPositionals: 1,
   summary: 'render the screen to a deterministic PNG',
   usage: `agent-tty screenshot SESSION_ID [--out FILE.png] [--profile NAME] [--show-cursor|--hide-cursor]
 Profiles: ${profileNames().join(', ')}. Default path: the session's artifacts directory.`,

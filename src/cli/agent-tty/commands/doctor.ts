@@ -6,6 +6,7 @@ import { socketCheck } from '../socket-check.js';
 
 export const doctor: CommandDef = {
   name: 'doctor',
+  maxPositionals: 0,
   summary: 'check the home, control sockets, PTYs, Chromium, fonts and screenshots',
   usage: 'agent-tty doctor',
   options: {},

@@ -20,6 +20,7 @@ function exportError(err: unknown, details: Record<string, unknown>): AgentError
 
 export const recordExport: CommandDef = {
   name: 'record export',
+  maxPositionals: 1,
   summary: 'export the session as an asciicast (replayable with tapedeck replay) or a WebM video',
   usage: `agent-tty record export SESSION_ID --format asciicast|webm [--out FILE] [--profile NAME]
 Derived from the event log: the same log and profile give the same file.`,

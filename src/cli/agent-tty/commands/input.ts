@@ -23,6 +23,7 @@ function payload(args: ParsedArgs, command: string): string {
 
 export const type: CommandDef = {
   name: 'type',
+  maxPositionals: 2,
   summary: 'write text into the PTY as raw UTF-8 (not bracketed)',
   usage: "agent-tty type SESSION_ID 'text' | --file PATH [--append-newline]",
   options: { file: 'string', 'append-newline': 'boolean' },
@@ -36,6 +37,7 @@ export const type: CommandDef = {
 
 export const paste: CommandDef = {
   name: 'paste',
+  maxPositionals: 2,
   summary: 'write text as a bracketed paste',
   usage: "agent-tty paste SESSION_ID 'text' | --file PATH",
   options: { file: 'string' },
@@ -64,6 +66,7 @@ export const sendKeys: CommandDef = {
 
 export const resize: CommandDef = {
   name: 'resize',
+  maxPositionals: 1,
   summary: 'resize the terminal (logged; the program gets SIGWINCH)',
   usage: 'agent-tty resize SESSION_ID --rows N --cols N',
   options: { rows: 'string', cols: 'string' },
@@ -79,6 +82,7 @@ export const resize: CommandDef = {
 
 export const signal: CommandDef = {
   name: 'signal',
+  maxPositionals: 2,
   summary: 'send a signal (INT, TERM, HUP, ...) to the PTY child',
   usage: 'agent-tty signal SESSION_ID SIGNAL',
   options: {},

@@ -12,6 +12,7 @@ import { killGroup } from '../../../session/pty.js';
 
 export const destroy: CommandDef = {
   name: 'destroy',
+  maxPositionals: 1,
   summary: 'end a session (graceful; --force kills host and child); keeps its directory',
   usage: 'agent-tty destroy SESSION_ID [--force]',
   options: { force: 'boolean' },
@@ -68,6 +69,7 @@ export function parseAge(text: string): number {
  */
 export const gc: CommandDef = {
   name: 'gc',
+  maxPositionals: 0,
   summary: 'remove stale sessions and temp files (--older-than: also ended sessions)',
   usage: 'agent-tty gc [--stale-only] [--older-than 7d] [--dry-run]',
   options: { 'stale-only': 'boolean', 'older-than': 'string', 'dry-run': 'boolean' },

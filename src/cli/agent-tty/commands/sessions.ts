@@ -12,6 +12,7 @@ import { displayCommand } from '../../../tape/asciicast-write.js';
 
 export const list: CommandDef = {
   name: 'list',
+  maxPositionals: 0,
   summary: 'list running sessions (--all: every session in the home)',
   usage: 'agent-tty list [--all]',
   options: { all: 'boolean' },
@@ -42,6 +43,7 @@ export const list: CommandDef = {
 
 export const inspect: CommandDef = {
   name: 'inspect',
+  maxPositionals: 1,
   summary: 'the merged session record: status, size, exit, events, artifacts',
   usage: 'agent-tty inspect SESSION_ID',
   options: {},

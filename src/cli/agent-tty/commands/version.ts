@@ -20,6 +20,7 @@ export function versionResult(): Record<string, unknown> {
 
 export const version: CommandDef = {
   name: 'version',
+  maxPositionals: 0,
   summary: 'CLI and protocol versions, renderer backends, runtime',
   usage: 'agent-tty version',
   options: {},

@@ -57,6 +57,7 @@ function describe(result: Record<string, unknown>, request: Record<string, unkno
 
 export const wait: CommandDef = {
   name: 'wait',
+  maxPositionals: 1,
   summary: 'wait for text, a regex, exit, idle output, a stable screen or a cursor position',
   usage: `agent-tty wait SESSION_ID (--text T | --regex RE | --exit | --idle-ms N | --screen-stable-ms N
                             | --cursor-row R --cursor-col C) [--timeout-ms N]

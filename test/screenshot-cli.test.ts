@@ -34,7 +34,7 @@ describe('tapedeck screenshot', () => {
     const b = join(temp.dir, 'end-light-nocursor.png');
     const r1 = await tapedeck(['screenshot', CAST, '--at', '0.55', '--out', a]);
     expect(r1.code).toBe(0);
-    expect(r1.stdout).toMatch(/^Screenshot saved: .*end\.png \(556x196 px, dark\)\n$/);
+    expect(r1.stdout).toMatch(/^Screenshot saved: .*end\.png \(556x196 px, reference-dark\)\n$/);
     const r2 = await tapedeck(['screenshot', CAST, '--profile', 'light', '--hide-cursor', '--out', b, '--json']);
     expect(r2.code).toBe(0);
     expect(JSON.parse(r2.stdout).result).toMatchObject({ capturedAtSeq: 5, profileName: 'reference-light', cursorVisible: false });

@@ -120,8 +120,9 @@ export function goldenPath(loc: GoldenLocation, ext: string, counter: number): s
   return resolve(loc.root, ...file.split('/').map(fileSafe), `${name}${suffix}.${ext}`);
 }
 
+/** TAPEDECK_GOLDENS wins over the config file's "goldens" (seed 002 §3: environment above the file). */
 export function defaultGoldenRoot(projectRoot: string, configured?: string): string {
-  return resolve(projectRoot, configured ?? process.env.TAPEDECK_GOLDENS ?? 'goldens');
+  return resolve(projectRoot, process.env.TAPEDECK_GOLDENS ?? configured ?? 'goldens');
 }
 
 export { join };

@@ -8,7 +8,7 @@ import { checkGolden } from '../core/golden-store.js';
 import { nextGoldenPath, updateModeFor, type MatcherStateLike } from './context.js';
 
 export interface ScreenshotMatcherOptions extends PixelCompareOptions {
-  /** Render profile name (dark, light) or object; default dark. */
+  /** Render profile name (reference-dark, reference-light; aliases dark, light) or object; default reference-dark. */
   profile?: string | RenderProfile;
   /** auto (default) follows the program; show/hide force the cursor. */
   cursor?: CursorMode;

@@ -52,7 +52,10 @@ export interface TerminalSnapshot extends ScreenSnapshot {
   capturedAtSeq: number;
 }
 
+/** Seed 002 §13.5's render-wait result (a timeout rejects with WAIT_TIMEOUT, so matched is true here). */
 export interface ScreenWaitResult {
+  matched: true;
+  timedOut: false;
   matchedText?: string;
   cursorRow: number;
   cursorCol: number;
@@ -326,7 +329,7 @@ export class Terminal {
 
   private screenResult(matchedText?: string): ScreenWaitResult {
     const c = this.screen.cursor;
-    return { ...(matchedText === undefined ? {} : { matchedText }), cursorRow: c.row, cursorCol: c.col, capturedAtSeq: this.renderedSeq };
+    return { matched: true, timedOut: false, ...(matchedText === undefined ? {} : { matchedText }), cursorRow: c.row, cursorCol: c.col, capturedAtSeq: this.renderedSeq };
   }
 
   /** A wait on a screen condition: checked now, after every parsed output, and once more at exit. */
@@ -371,11 +374,11 @@ export class Terminal {
   }
 
   /** Waits until the program wrote nothing for `idleMs` (or has exited). */
-  waitForIdle(idleMs: number, options: WaitOptions = {}): Promise<{ idleMs: number; capturedAtSeq: number }> {
+  waitForIdle(idleMs: number, options: WaitOptions = {}): Promise<{ timedOut: false; idleMs: number; capturedAtSeq: number }> {
     validateDuration('idleMs', idleMs);
     let idleTimer: NodeJS.Timeout | undefined;
-    type R = { idleMs: number; capturedAtSeq: number };
-    const settled = (ctx: WaitContext<R>) => void this.screen.flush().then(() => ctx.resolve({ idleMs, capturedAtSeq: this.renderedSeq }));
+    type R = { timedOut: false; idleMs: number; capturedAtSeq: number };
+    const settled = (ctx: WaitContext<R>) => void this.screen.flush().then(() => ctx.resolve({ timedOut: false, idleMs, capturedAtSeq: this.renderedSeq }));
     const arm = (ctx: WaitContext<R>) => {
       clearTimeout(idleTimer);
       idleTimer = setTimeout(() => settled(ctx), idleMs);

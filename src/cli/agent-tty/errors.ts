@@ -86,14 +86,11 @@ export function exitCodeFor(code: AgentErrorCode): number {
   return EXIT_BY_CODE[code];
 }
 
-/** tapedeck library codes → seed names. */
+/** tapedeck library codes without a seed name of their own → the nearest catalog code. */
 const LIBRARY_CODES: Record<string, AgentErrorCode> = {
-  USAGE: 'INVALID_INPUT',
   CONFIG: 'INVALID_INPUT',
   SPAWN_FAILED: 'INVALID_INPUT',
-  COMMAND_NOT_FOUND: 'INVALID_INPUT',
-  IO_ERROR: 'STORAGE_READ_ERROR',
-  EXPORT_FAILED: 'EXPORT_ERROR',
+  INVALID_RENDER_PROFILE: 'INVALID_INPUT',
   WAIT_TIMEOUT: 'HOST_TIMEOUT',
 };
 

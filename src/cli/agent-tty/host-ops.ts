@@ -115,17 +115,16 @@ async function runWait(host: SessionHost, args: Args): Promise<Record<string, un
         return { timedOut: false, exitCode: exit.signal ? null : exit.exitCode, ...(exit.signal ? { exitSignal: exit.signal } : {}) };
       }
       case 'idle': {
-        const r = await term.waitForIdle(int(args, 'idleMs'), opts);
-        return { timedOut: false, idleMs: r.idleMs, capturedAtSeq: r.capturedAtSeq };
+        return { ...(await term.waitForIdle(int(args, 'idleMs'), opts)) };
       }
       case 'text':
-        return { matched: true, timedOut: false, ...(await term.waitForText(str(args, 'text'), opts)) };
+        return { ...(await term.waitForText(str(args, 'text'), opts)) };
       case 'regex':
-        return { matched: true, timedOut: false, ...(await term.waitForRegex(new RegExp(str(args, 'regex'), 'm'), opts)) };
+        return { ...(await term.waitForRegex(new RegExp(str(args, 'regex'), 'm'), opts)) };
       case 'stable':
-        return { matched: true, timedOut: false, ...(await term.waitForStable(int(args, 'stableMs'), opts)) };
+        return { ...(await term.waitForStable(int(args, 'stableMs'), opts)) };
       case 'cursor':
-        return { matched: true, timedOut: false, ...(await term.waitForCursor(int(args, 'row'), int(args, 'col'), opts)) };
+        return { ...(await term.waitForCursor(int(args, 'row'), int(args, 'col'), opts)) };
       default:
         throw new AgentError('INVALID_INPUT', `unknown wait mode ${JSON.stringify(mode)}`, { mode });
     }

@@ -2,7 +2,6 @@ import type { CommandDef } from '../command.js';
 import type { AgentContext } from '../config.js';
 import type { ParsedArgs } from '../argv.js';
 import { AgentExit } from '../errors.js';
-import { socketCheck } from '../socket-check.js';
 
 export const doctor: CommandDef = {
   name: 'doctor',
@@ -12,7 +11,7 @@ export const doctor: CommandDef = {
   options: {},
   async run(ctx: AgentContext, _args: ParsedArgs) {
     const { runDoctorChecks } = await import('../../commands/doctor.js');
-    const checks = [...(await runDoctorChecks(ctx.home)), await socketCheck()];
+    const checks = await runDoctorChecks(ctx.home);
     const ok = checks.every((c) => c.ok);
     const human = checks
       .map((c) => `${!c.ok ? 'FAIL' : 'warning' in c && c.warning ? 'warn' : 'ok  '} ${c.name}${c.detail ? `: ${c.detail}` : ''}${!c.ok && c.fix ? `\n     fix: ${c.fix}` : ''}`)

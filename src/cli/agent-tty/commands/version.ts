@@ -1,22 +1,5 @@
 import type { CommandDef } from '../command.js';
-import { packageVersion } from '../../commands/version.js';
-
-/** The control protocol's version: bumped when a request or result shape changes incompatibly. */
-export const PROTOCOL_VERSION = '1.0.0';
-/**
- * Static, as in the seed (§20): the one backend screenshots are drawn with
- * (render/renderer.ts BROWSER_BACKEND, not imported: it loads Playwright; a test keeps them equal).
- */
-export const RENDERER_BACKENDS = ['xterm-dom-chromium'];
-
-export function versionResult(): Record<string, unknown> {
-  return {
-    cliVersion: packageVersion(),
-    protocolVersion: PROTOCOL_VERSION,
-    rendererBackends: RENDERER_BACKENDS,
-    runtime: { node: process.version, platform: process.platform, arch: process.arch },
-  };
-}
+import { PROTOCOL_VERSION, packageVersion, versionResult } from '../../commands/version.js';
 
 export const version: CommandDef = {
   name: 'version',
@@ -28,4 +11,3 @@ export const version: CommandDef = {
     return { result: versionResult(), human: `agent-tty (tapedeck) ${packageVersion()}, protocol ${PROTOCOL_VERSION}` };
   },
 };
-

@@ -6,6 +6,7 @@ import { AgentError, toAgentError } from './errors.js';
 import type { SessionHost } from './host.js';
 import { handleRequest } from './host-ops.js';
 import { privateDir } from './paths.js';
+import { hostLogLevel, logAt } from './log.js';
 import { MAX_REQUEST_BYTES, type HostRequest } from './protocol.js';
 
 /**
@@ -49,10 +50,12 @@ function serve(host: SessionHost, socket: Socket): void {
       if (!request || typeof request.command !== 'string') throw protocolError('a request needs a "command" string');
       command = request.command;
       host.touch();
+      logAt(hostLogLevel(), 'debug', `request ${command}`);
       const result = await handleRequest(host, command, request.args ?? {});
       envelope = resultEnvelope(command, result);
     } catch (err) {
       envelope = errorEnvelope(command, toAgentError(err).body());
+      logAt(hostLogLevel(), 'info', `request ${command} failed: ${(err as Error).message}`);
     }
     host.touch();
     if (!socket.destroyed) socket.end(`${JSON.stringify(envelope)}\n`);

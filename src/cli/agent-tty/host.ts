@@ -36,7 +36,8 @@ export class SessionHost {
     const paths = sessionPaths(home, sessionId);
     this.events = new EventFile(paths.events);
     const [command, ...args] = this.record.command;
-    const env = { ...this.record.env, ...sessionEnvironment({ home, sessionId, socketPath: this.record.socketPath, binPath }) };
+    // The host's own settings are not the program's: a CLI run inside must start from its defaults.
+    const env = { AGENT_TTY_LOG_LEVEL: undefined, AGENT_TTY_EXIT_LINGER_MS: undefined, ...this.record.env, ...sessionEnvironment({ home, sessionId, socketPath: this.record.socketPath, binPath }) };
     this.terminal = spawnTerminal(command, args, {
       rows: this.record.rows,
       cols: this.record.cols,

@@ -4,6 +4,7 @@ import { isTerminal, readManifest, type SessionRecord } from './manifest.js';
 import { checkSessionId } from './paths.js';
 import { reconcile, reconcileDeadHost, terminationCategory } from './reconcile.js';
 import type { AgentContext } from './config.js';
+import { logAt } from './log.js';
 
 /** Default for requests that answer at once (everything but wait). */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -44,8 +45,11 @@ export async function callHost(
   const record = loadSession(ctx, id);
   if (record.hostPid === null) throw notRunningError(record, command);
   let envelope;
+  const started = Date.now();
   try {
+    logAt(ctx.logLevel, 'debug', `${command} -> ${record.socketPath}`);
     envelope = await requestHost(record.socketPath, { command, args }, timeoutMs, record.sessionId);
+    logAt(ctx.logLevel, 'debug', `${command} <- ${envelope.ok ? 'ok' : envelope.error?.code} in ${Date.now() - started} ms`);
   } catch (err) {
     if (err instanceof AgentError && err.code === 'HOST_UNREACHABLE') {
       const fresh = readManifest(ctx.home, record.sessionId);

@@ -6,6 +6,8 @@ import { killGroup } from '../../session/pty.js';
 import { AgentError } from './errors.js';
 import { updateManifest, type SessionRecord } from './manifest.js';
 import { sessionPaths } from './paths.js';
+import type { LogLevel } from './config.js';
+import { logAt } from './log.js';
 
 /**
  * Starts the detached host of a session whose manifest is already written
@@ -15,12 +17,12 @@ import { sessionPaths } from './paths.js';
  */
 export const HOST_MAIN = join(dirname(fileURLToPath(import.meta.url)), 'host-main.js');
 
-export async function startHost(home: string, sessionId: string, timeoutMs: number): Promise<SessionRecord> {
+export async function startHost(home: string, sessionId: string, timeoutMs: number, logLevel: LogLevel = 'warn'): Promise<SessionRecord> {
   const log = openSync(sessionPaths(home, sessionId).hostLog, 'a', 0o600);
   const child = spawn(process.execPath, [HOST_MAIN, home, sessionId], {
     detached: true,
     stdio: ['ignore', log, log, 'pipe'],
-    env: process.env,
+    env: { ...process.env, AGENT_TTY_LOG_LEVEL: logLevel },
   });
   closeSync(log);
   const pipe = child.stdio[3] as NodeJS.ReadableStream;
@@ -46,6 +48,7 @@ export async function startHost(home: string, sessionId: string, timeoutMs: numb
   });
   (pipe as unknown as { destroy(): void }).destroy();
   child.unref();
+  logAt(logLevel, 'info', `session ${sessionId}: host pid ${child.pid}`);
   if ('timeout' in report) {
     if (child.pid) killGroup(child.pid, 'SIGKILL');
     updateManifest(home, sessionId, { status: 'failed', failureOrigin: 'startup', failureReason: `the host did not report ready within ${timeoutMs} ms`, hostPid: null, childPid: null });

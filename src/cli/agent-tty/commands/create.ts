@@ -73,7 +73,7 @@ Without a command, the shell (--shell, else $SHELL, else /bin/sh) runs. Default 
       exitSignal: null,
     };
     writeManifest(ctx.home, record);
-    const ready = await startHost(ctx.home, sessionId, ctx.timeoutMs ?? DEFAULT_START_TIMEOUT_MS);
+    const ready = await startHost(ctx.home, sessionId, ctx.timeoutMs ?? DEFAULT_START_TIMEOUT_MS, ctx.logLevel);
     return {
       result: {
         sessionId,

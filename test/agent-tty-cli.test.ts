@@ -105,9 +105,29 @@ describe('agent-tty input and waits', () => {
     expect(r.env.result.lastState.visibleLines.join('\n')).toContain('after-int');
   });
 
+  it('resolves settings flag, then environment, then <home>/config.json (§3)', async () => {
+    writeFileSync(join(home, 'config.json'), JSON.stringify({ timeoutMs: 250 }));
+    try {
+      const args = ['wait', id, '--text', 'not-there'];
+      const [file, envVar, flagged] = await Promise.all([
+        agentTty(home, args),
+        agentTty(home, args, { env: { AGENT_TTY_TIMEOUT_MS: '300' } }),
+        agentTty(home, ['--timeout-ms', '350', ...args], { env: { AGENT_TTY_TIMEOUT_MS: '300' } }),
+      ]);
+      expect([file, envVar, flagged].map((r) => [r.code, r.env.result?.timeoutMs])).toEqual([[5, 250], [5, 300], [5, 350]]);
+      const bad = await agentTty(home, ['list', '--log-level', 'loud']);
+      expect([bad.code, bad.env.error?.code]).toEqual([2, 'INVALID_INPUT']);
+    } finally {
+      writeFileSync(join(home, 'config.json'), '{}');
+    }
+  });
+
   it('never interleaves concurrent types: each payload reaches the PTY in one piece', async () => {
-    // ": 000..." is a no-op command line for bash, so the payloads leave nothing running.
-    const payloads = Array.from({ length: 6 }, (_, i) => `: ${String(i).repeat(1500)}\n`);
+    // The payloads go to a cat that discards them (started before they are sent: bash prints cat-ready
+    // while running the line, so everything typed after it queues for cat, unechoed).
+    await ok(home, ['type', id, 'stty -echo; echo cat-ready; cat > /dev/null', '--append-newline']);
+    await ok(home, ['wait', id, '--regex', '^cat-ready$']);
+    const payloads = Array.from({ length: 6 }, (_, i) => `${String(i).repeat(1500)}\n`);
     const results = await Promise.all(payloads.map((p) => ok(home, ['type', id, p])));
     const log = readFileSync(join(home, 'sessions', id, 'events.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     for (const [i, r] of results.entries()) {
@@ -116,7 +136,8 @@ describe('agent-tty input and waits', () => {
     }
     // Inputs are numbered in the order the host applied them: the seqs are distinct and all logged as typed.
     expect(new Set(results.map((r) => r.seq)).size).toBe(6);
-    await ok(home, ['type', id, 'echo back', '--append-newline']);
+    await ok(home, ['send-keys', id, 'ctrl+c']);
+    await ok(home, ['type', id, 'stty echo; echo back', '--append-newline']);
     await ok(home, ['wait', id, '--regex', '^back$']);
   });
 });

@@ -48,7 +48,14 @@ export function reconcileDeadHost(home: string, record: SessionRecord, reason: s
 }
 
 /** Repairs the record if its host died; returns it (changed or not) and whether it was repaired. */
+/** A create that died before its host reported ready leaves "starting" with no host: stale after this long. */
+const STARTING_STALE_MS = 60_000;
+
 export function reconcile(home: string, record: SessionRecord): { record: SessionRecord; repaired: boolean } {
+  if (record.status === 'starting' && record.hostPid === null && Date.now() - Date.parse(record.createdAt) > STARTING_STALE_MS) {
+    const failed = updateManifest(home, record.sessionId, { status: 'failed', failureOrigin: 'startup', failureReason: 'the session never reported ready' });
+    return { record: failed, repaired: true };
+  }
   if (record.hostPid !== null && !hostAlive(record)) {
     return { record: reconcileDeadHost(home, record, `the session host (pid ${record.hostPid}) is gone`), repaired: true };
   }

@@ -57,8 +57,12 @@ describe('agent-tty session ends', () => {
     const id = ids.signalled;
     await ok(home, ['signal', id, 'TERM']);
     expect(await ok(home, ['wait', id, '--exit'])).toMatchObject({ timedOut: false, exitSignal: 'SIGTERM' });
-    const info = await ok(home, ['inspect', id]);
+    const info = await eventually(async () => {
+      const r = await ok(home, ['inspect', id]);
+      return r.session.hostPid === null ? r : undefined;
+    }, 20_000, 'the host to leave');
     expect(info.terminationCategory).toBe('signal-exit');
+    expect(info.session).toMatchObject({ exitCode: null, exitSignal: 'SIGTERM' });
     const log = readFileSync(join(home, 'sessions', id, 'events.ndjson'), 'utf8');
     expect(log).toContain('"type":"signal","signal":"SIGTERM"');
   });

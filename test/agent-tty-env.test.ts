@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { statSync } from 'node:fs';
+import { connect } from 'node:net';
 import { dirname } from 'node:path';
 import { agentHome, ok } from './helpers/agent-tty.js';
 
@@ -50,5 +51,24 @@ describe('agent-tty session environment', () => {
     await ok(home, ['type', self, `"$AGENT_TTY_BIN" type ${sibling} 'echo sibling-ok' --append-newline && "$AGENT_TTY_BIN" wait ${sibling} --text sibling-ok --json | grep -o '"matched":true'`, '--append-newline']);
     await ok(home, ['wait', self, '--regex', '^"matched":true$']);
     expect((await ok(home, ['snapshot', sibling, '--format', 'text'])).text).toMatch(/^sibling-ok$/m);
+  });
+
+  it('answers one JSON request per connection on the socket, with the CLI envelope', async () => {
+    const socket = (await ok(home, ['inspect', self])).session.socketPath;
+    const send = (line: string) =>
+      new Promise<any>((resolve, reject) => {
+        const c = connect(socket, () => c.end(line));
+        let text = '';
+        c.on('data', (d) => (text += d.toString()));
+        c.on('end', () => resolve(JSON.parse(text)));
+        c.on('error', reject);
+      });
+    expect(await send('{"command":"ping"}\n')).toMatchObject({ ok: true, command: 'ping', result: { sessionId: self, status: 'running' } });
+    expect(await send('not json\n')).toMatchObject({ ok: false, error: { code: 'PROTOCOL_ERROR' } });
+    expect(await send('{"command":"frobnicate"}\n')).toMatchObject({ ok: false, command: 'frobnicate', error: { code: 'PROTOCOL_ERROR' } });
+    expect(await send('{"command":"send-keys","args":{"keys":["hyper+x"]}}\n')).toMatchObject({ ok: false, error: { code: 'INVALID_KEYS' } });
+    const snap = await send('{"command":"snapshot","args":{"format":"text","persist":false}}\n');
+    expect(snap).toMatchObject({ ok: true, command: 'snapshot', result: { sessionId: self, format: 'text' } });
+    expect(snap.result.text).toContain('self-42');
   });
 });

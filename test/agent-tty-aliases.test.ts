@@ -48,7 +48,8 @@ describe('seed 002 names in tapedeck commands', () => {
   });
 
   it('render profiles are reference-dark/reference-light, with dark/light as aliases', async () => {
-    const { resolveProfile, profileNames } = await import('../src/render/profiles.js');
+    const { resolveProfile, profileNames, PROFILES } = await import('../src/render/profiles.js');
+    expect(PROFILES.dark).toBe(PROFILES['reference-dark']);
     expect(profileNames()).toEqual(['reference-dark', 'reference-light']);
     expect(resolveProfile('dark')).toBe(resolveProfile('reference-dark'));
     expect(resolveProfile('light').name).toBe('reference-light');

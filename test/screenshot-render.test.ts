@@ -169,7 +169,7 @@ describe('browser renderer', () => {
     expect(pixel(decodePng(dark.png), 1, 1)).toBe('#000000');
     expect(pixel(decodePng(light.png), 1, 1)).toBe('#ffffff');
     expect(dark.renderProfileHash).not.toBe(light.renderProfileHash);
-    await expect(renderSnapshot(snap, { profile: 'neon' })).rejects.toThrow(/unknown render profile "neon" \(known: dark, light\)/);
+    await expect(renderSnapshot(snap, { profile: 'neon' })).rejects.toThrow(/unknown render profile "neon" \(known: reference-dark, reference-light; aliases: dark, light\)/);
   });
 
   it('returns seed 002 §15.3 fields and writes the PNG', async () => {

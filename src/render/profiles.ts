@@ -69,6 +69,9 @@ export function profileNames(): string[] {
   return Object.keys(PROFILES);
 }
 
+// The old names stay readable as PROFILES.dark / PROFILES.light (not enumerable: profileNames() lists the seed names).
+for (const [alias, name] of Object.entries(PROFILE_ALIASES)) Object.defineProperty(PROFILES, alias, { value: PROFILES[name], enumerable: false });
+
 /** The canonical name of a profile name or alias; unknown names are usage errors. */
 export function canonicalProfile(name: string): string {
   return resolveProfile(name).name;

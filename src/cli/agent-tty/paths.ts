@@ -63,7 +63,12 @@ export function socketPathFor(home: string, id: string): string {
   const local = join(sessionPaths(home, id).dir, 'ctl', 'host.sock');
   if (Buffer.byteLength(local) <= MAX_SOCKET_PATH) return local;
   const hash = createHash('sha256').update(`${resolve(home)}\0${id}`).digest('hex').slice(0, 24);
-  return join(tmpdir(), `agent-tty-${userInfo().uid}`, `${hash}.sock`);
+  return join(fallbackSocketDir(), `${hash}.sock`);
+}
+
+/** The per-user directory for sockets whose path beside the manifest would be too long. */
+export function fallbackSocketDir(): string {
+  return join(tmpdir(), `agent-tty-${userInfo().uid}`);
 }
 
 /** Creates `dir` (and parents) and forces it to mode 0700. */

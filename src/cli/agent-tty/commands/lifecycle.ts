@@ -1,11 +1,12 @@
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { connect } from 'node:net';
 import { flag, sessionArg, str, type ParsedArgs } from '../argv.js';
 import type { CommandDef } from '../command.js';
 import type { AgentContext } from '../config.js';
 import { AgentError } from '../errors.js';
 import { isTerminal, listSessionIds, readManifest, updateManifest } from '../manifest.js';
-import { checkSessionId, sessionPaths } from '../paths.js';
+import { checkSessionId, fallbackSocketDir, sessionPaths } from '../paths.js';
 import { hostAlive, processAlive, reconcile } from '../reconcile.js';
 import { callHost } from '../session-access.js';
 import { killGroup } from '../../../session/pty.js';
@@ -101,13 +102,41 @@ export const gc: CommandDef = {
       }
       removed.push(id);
     }
-    const tempRemoved = dryRun ? 0 : removeTemp(ctx.home);
+    const tempRemoved = dryRun ? 0 : removeTemp(ctx.home) + (await removeDeadSockets());
     return {
       result: { removed, removedCount: removed.length, keptCount: kept.length, tempFilesRemoved: tempRemoved, dryRun },
       human: `Removed ${removed.length} session(s)${tempRemoved ? ` and ${tempRemoved} temp file(s)` : ''}; kept ${kept.length}`,
     };
   },
 };
+
+/** Sockets in the shared fallback directory that nobody listens on any more (a host killed with -9). */
+async function removeDeadSockets(): Promise<number> {
+  const dir = fallbackSocketDir();
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith('.sock'));
+  } catch {
+    return 0;
+  }
+  let removed = 0;
+  for (const name of names) {
+    const path = join(dir, name);
+    const dead = await new Promise<boolean>((resolve) => {
+      const c = connect(path);
+      c.once('connect', () => {
+        c.destroy();
+        resolve(false);
+      });
+      c.once('error', (err: NodeJS.ErrnoException) => resolve(err.code === 'ECONNREFUSED' || err.code === 'ENOENT'));
+    });
+    if (dead) {
+      rmSync(path, { force: true });
+      removed++;
+    }
+  }
+  return removed;
+}
 
 function removeTemp(home: string): number {
   const dir = join(home, 'tmp');

@@ -43,6 +43,9 @@ describe('agent-tty session ends', () => {
     expect(existsSync(info.session.socketPath)).toBe(false);
     const snap = await ok(home, ['snapshot', id, '--format', 'text']);
     expect(snap).toMatchObject({ offline: true, text: 'now\nbye-now' });
+    const shot = await ok(home, ['screenshot', id, '--out', join(home, 'exited.png')]);
+    expect(shot).toMatchObject({ sessionId: id, cols: 40, rows: 5, artifactPath: join(home, 'exited.png') });
+    expect(readFileSync(join(home, 'exited.png')).subarray(1, 4).toString()).toBe('PNG');
     const typed = await agentTty(home, ['type', id, 'more']);
     expect([typed.code, typed.env.error?.code, typed.env.error?.details.terminationCategory]).toEqual([4, 'SESSION_NOT_RUNNING', 'nonzero-exit']);
     // Its cast records the exit, and replays against a fresh program.

@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TapedeckError } from '../../core/errors.js';
 import { normaliseSignal } from '../../session/signals.js';
+import type { KeyName } from '../../session/key-names.js';
 import { recordArtifact } from './artifacts.js';
 import { AgentError } from './errors.js';
 import type { SessionHost } from './host.js';
@@ -61,7 +62,8 @@ export async function handleRequest(host: SessionHost, command: string, args: Ar
       if (!Array.isArray(keys) || keys.length === 0 || !keys.every((k) => typeof k === 'string')) {
         throw new AgentError('INVALID_KEYS', 'send-keys needs at least one key (e.g. Enter, ctrl+c, g)', {});
       }
-      const r = term.press(...(keys as string[]));
+      // Validated at run time by the key grammar (INVALID_KEYS); the type only helps code that spells keys literally.
+      const r = term.press(...(keys as KeyName[]));
       return { accepted: r.accepted, bytesWritten: r.bytesWritten, seq: r.seq };
     }
     case 'resize': {

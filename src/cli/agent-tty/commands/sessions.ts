@@ -60,10 +60,11 @@ export const inspect: CommandDef = {
         session = reconcile(ctx.home, readManifest(ctx.home, id)).record;
         usedOfflineReplay = true;
       }
-    } else if (!isTerminal(session.status)) {
+    } else {
+      // An ended session whose lingering host was killed only needs its pids cleared; a live one is repaired.
       const r = reconcile(ctx.home, session);
+      usedOfflineReplay = r.repaired && !isTerminal(session.status);
       session = r.record;
-      usedOfflineReplay = r.repaired;
     }
     const log = readEventLog(sessionPaths(ctx.home, id).events);
     const end = isTerminal(session.status) ? Date.parse(session.updatedAt) : Date.now();

@@ -68,6 +68,13 @@ describe('agent-tty session ends', () => {
     expect(info.session).toMatchObject({ exitCode: null, exitSignal: 'SIGTERM' });
     const log = readFileSync(join(home, 'sessions', id, 'events.ndjson'), 'utf8');
     expect(log).toContain('"type":"signal","signal":"SIGTERM"');
+    // The cast names the signal in a marker and records the shell's 128+15; replay sends the signal again.
+    const cast = join(home, 'signalled.cast');
+    await ok(home, ['record', 'export', id, '--out', cast]);
+    const events = readFileSync(cast, 'utf8').trim().split('\n').slice(1).map((l) => JSON.parse(l));
+    expect(events.filter((e) => e[1] === 'm' || e[1] === 'x').map((e) => [e[1], e[2]])).toEqual([['m', 'signal:SIGTERM'], ['x', '143']]);
+    const replay = await run(['node', CLI, 'replay', cast]);
+    expect([replay.code, replay.stderr]).toEqual([0, expect.stringContaining('0 drift(s)')]);
   });
 
   it('--idle-timeout-ms ends a session nobody uses', async () => {

@@ -8,7 +8,8 @@ import { END_MARKER_PREFIX } from './protocol.js';
 
 /**
  * A session's event log as an asciicast: output, the agent's inputs (typed,
- * pasted, keys; not the screen's own query replies), resizes and the exit.
+ * pasted, keys; not the screen's own query replies), resizes, signals (as
+ * "signal:SIGxxx" markers) and the exit.
  * Deterministic: the header takes its timestamp from the session's creation
  * and times come from the log, so the same log gives the same bytes. The tape
  * ends where the host ended the session (its end marker): the kill is not
@@ -32,7 +33,9 @@ export function exportSessionCast(home: string, record: SessionRecord, out: stri
     for (const stored of events) {
       const event = fromStored(stored);
       if (event.type === 'marker' && event.name.startsWith(END_MARKER_PREFIX)) break;
-      writeEventToCast(writer, event);
+      // asciicast has no signal event: a marker names it, and `tapedeck replay` sends it again there.
+      if (event.type === 'signal') writer.marker(event.time / 1000, `signal:${event.signal}`);
+      else writeEventToCast(writer, event);
       written++;
       last = event.time;
     }

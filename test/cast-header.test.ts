@@ -69,9 +69,9 @@ describe('the cast theme and header', () => {
       tapedeck(['screenshot', cast, '--at', '#1', '--profile', 'light', '--out', join(dir, 'light.png'), '--json']),
     ]);
     expect(themedRun.code).toBe(0);
-    expect(JSON.parse(themedRun.stdout).result.profileName).toBe('dark+cast-theme');
+    expect(JSON.parse(themedRun.stdout).result.profileName).toBe('reference-dark+cast-theme');
     expect(pixel(PNG.sync.read(readFileSync(out)), 2, 2)).toBe(THEME.bg);
-    expect(JSON.parse(light.stdout).result.profileName).toBe('light');
+    expect(JSON.parse(light.stdout).result.profileName).toBe('reference-light');
     expect(pixel(PNG.sync.read(readFileSync(join(dir, 'light.png'))), 2, 2)).toBe('#ffffff');
   });
 

@@ -42,9 +42,8 @@ export interface TerminalSnapshot extends ScreenSnapshot {
   capturedAtSeq: number;
 }
 
+/** Seed 002 §13.5's render-wait result; a timeout rejects (WAIT_TIMEOUT), so matched is always true. */
 export interface ScreenWaitResult {
-  matchedText?: string;
-  cursorRow: number;
-  cursorCol: number;
-  capturedAtSeq: number;
+  matched: true; timedOut: false; matchedText?: string;
+  cursorRow: number; cursorCol: number; capturedAtSeq: number;
 }

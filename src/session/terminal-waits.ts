@@ -92,7 +92,7 @@ export class TerminalWaits {
 
   private screenResult(matchedText?: string): ScreenWaitResult {
     const c = this.source.screen.cursor;
-    return { ...(matchedText === undefined ? {} : { matchedText }), cursorRow: c.row, cursorCol: c.col, capturedAtSeq: this.source.renderedSeq };
+    return { matched: true, timedOut: false, ...(matchedText === undefined ? {} : { matchedText }), cursorRow: c.row, cursorCol: c.col, capturedAtSeq: this.source.renderedSeq };
   }
 
   /** A wait on a screen condition: checked now, after every parsed output, and once more at exit. */
@@ -137,11 +137,11 @@ export class TerminalWaits {
   }
 
   /** Waits until the program wrote nothing for `idleMs` (or has exited). */
-  waitForIdle(idleMs: number, options: WaitOptions = {}): Promise<{ idleMs: number; capturedAtSeq: number }> {
+  waitForIdle(idleMs: number, options: WaitOptions = {}): Promise<{ timedOut: false; idleMs: number; capturedAtSeq: number }> {
     validateDuration('idleMs', idleMs);
     let idleTimer: NodeJS.Timeout | undefined;
-    type R = { idleMs: number; capturedAtSeq: number };
-    const settled = (ctx: WaitContext<R>) => void this.source.screen.flush().then(() => ctx.resolve({ idleMs, capturedAtSeq: this.source.renderedSeq }));
+    type R = { timedOut: false; idleMs: number; capturedAtSeq: number };
+    const settled = (ctx: WaitContext<R>) => void this.source.screen.flush().then(() => ctx.resolve({ timedOut: false, idleMs, capturedAtSeq: this.source.renderedSeq }));
     const arm = (ctx: WaitContext<R>) => {
       clearTimeout(idleTimer);
       idleTimer = setTimeout(() => settled(ctx), idleMs);

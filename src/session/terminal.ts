@@ -154,9 +154,9 @@ export class Terminal {
     return this.send('type', Buffer.from(text, 'utf8'), { text });
   }
 
-  /** Pastes text: bracketed (ESC[200~ … ESC[201~) when the program enabled DECSET 2004, raw otherwise. */
-  paste(text: string): InputResult {
-    const body = this.screen.modes.bracketedPaste ? `\x1b[200~${text}\x1b[201~` : text;
+  /** Pastes text: bracketed (ESC[200~ … ESC[201~) when the program enabled DECSET 2004 or alwaysBracketed (seed 002), raw otherwise. */
+  paste(text: string, options: { alwaysBracketed?: boolean } = {}): InputResult {
+    const body = this.screen.modes.bracketedPaste || options.alwaysBracketed ? `\x1b[200~${text}\x1b[201~` : text;
     return this.send('paste', Buffer.from(body, 'utf8'), { text });
   }
 
@@ -254,7 +254,7 @@ export class Terminal {
   }
 
   /** Waits until the program wrote nothing for `idleMs` (or has exited). */
-  waitForIdle(idleMs: number, options: WaitOptions = {}): Promise<{ idleMs: number; capturedAtSeq: number }> {
+  waitForIdle(idleMs: number, options: WaitOptions = {}): Promise<{ timedOut: false; idleMs: number; capturedAtSeq: number }> {
     return this.waits.waitForIdle(idleMs, options);
   }
 

@@ -6,14 +6,22 @@
 // with trailing spaces needs formatting. A realistic target for tapedeck's
 // protocol recorder and replayer; not a real compiler.
 //
+// Transports (seed 000): stdio by default;
+//   --transport http --listen HOST:PORT (or --port N) [--auth-token T]
+//       POST /v1/agent, POST /v1/agent/batch, GET /v1/agent/version; a fresh session per request
+//   --transport unix --listen PATH (or --socket PATH)
+//       the stdio wire format per connection, each connection its own session
+//
 // Environment knobs used by tests to play a changed server:
 //   AGENT_SERVER_CRASH_ON=<op>   exit 3 (with a message on stderr) when that op arrives
 //   AGENT_SERVER_HANG_ON=<op>    never answer that op
+//   AGENT_SERVER_VERSION=<v>     report another mty_version
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { resolve } from 'node:path';
+import { serveHttp, serveUnix } from './agent-server-transports.mjs';
 
-const VERSION = '0.35.0';
+const VERSION = process.env.AGENT_SERVER_VERSION ?? '0.35.0';
 const root = process.env.AGENT_SERVER_ROOT ?? new URL('./project/', import.meta.url).pathname;
 
 const EXPLAIN = {
@@ -21,7 +29,9 @@ const EXPLAIN = {
   MT1001: 'A name was used that is not declared in scope. Check the spelling or import it.',
 };
 
-const send = (obj) => process.stdout.write(`${JSON.stringify(obj)}\n`);
+// Where the current request's response goes: stdout, an HTTP response or a socket.
+let write = (text) => process.stdout.write(text);
+const send = (obj) => write(`${JSON.stringify(obj)}\n`);
 const done = (code) => send({ kind: 'done', exit_code: code });
 
 function readSource(path) {
@@ -100,9 +110,13 @@ function protocolError(message) {
   done(2);
 }
 
-const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
-rl.on('line', (line) => {
-  if (line.trim() === '') return;
+/**
+ * Handles one request line, its response written through `out`. Returns
+ * 'halt' after a halt, 'hang' when it will never answer, else undefined.
+ */
+export function handleLine(line, out) {
+  if (line.trim() === '') return undefined;
+  write = out;
   let req;
   try {
     req = JSON.parse(line);
@@ -114,7 +128,7 @@ rl.on('line', (line) => {
     process.stderr.write(`agent-server: panic while handling ${req.op}: index out of bounds\n`);
     process.exit(3);
   }
-  if (process.env.AGENT_SERVER_HANG_ON === req.op) return;
+  if (process.env.AGENT_SERVER_HANG_ON === req.op) return 'hang';
   switch (req.op) {
     case 'check': return check(req);
     case 'explain': return explain(req);
@@ -124,10 +138,30 @@ rl.on('line', (line) => {
       return done(0);
     case 'halt':
       done(0);
-      rl.close();
-      return;
+      return 'halt';
     default:
       return protocolError(`unknown op: ${req.op}`);
   }
-});
-rl.on('close', () => process.exit(0));
+}
+
+export const versionBody = () => ({ mty_version: VERSION, agent_protocol: '1.0' });
+
+const argv = process.argv.slice(2);
+const flag = (name) => {
+  const i = argv.indexOf(name);
+  return i >= 0 ? argv[i + 1] : undefined;
+};
+const transport = flag('--transport') ?? 'stdio';
+if (transport === 'http') {
+  const port = flag('--port');
+  serveHttp(flag('--listen') ?? (port ? `127.0.0.1:${port}` : '127.0.0.1:9090'), flag('--auth-token'), handleLine, versionBody);
+} else if (transport === 'unix') {
+  serveUnix(flag('--listen') ?? flag('--socket') ?? '/tmp/mty-agent.sock', handleLine);
+} else {
+  const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
+  const toStdout = (text) => process.stdout.write(text);
+  rl.on('line', (line) => {
+    if (handleLine(line, toStdout) === 'halt') rl.close();
+  });
+  rl.on('close', () => process.exit(0));
+}

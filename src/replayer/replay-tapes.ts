@@ -4,6 +4,7 @@ import type { Drift } from './drift.js';
 import { readProtocolTape, type ProtocolTape } from '../core/tape.js';
 import { placeholderFor, placeholdersIn, restore } from '../core/redact.js';
 import { replayProtocolTape, type ProtocolReplayOptions, type TapeReplayResult } from './protocol.js';
+import { replayOverTransport, type TransportTarget } from './transport-replay.js';
 import { expandTapes, selectShard, type Shard } from './run.js';
 import { replayTerminal, type TerminalReplayOptions, type TerminalTapeResult } from './terminal.js';
 import { planTerminalReplay, type TerminalPlan } from './terminal-plan.js';
@@ -27,6 +28,8 @@ export interface ReplayTapesOptions {
   command?: readonly string[];
   protocol?: Omit<ProtocolReplayOptions, 'command'>;
   terminal?: Omit<TerminalReplayOptions, 'command'>;
+  /** Protocol tapes over HTTP or a Unix socket instead of stdio. */
+  transport?: TransportTarget;
   jobs?: number;
   shard?: Shard;
   /** Called as each tape finishes (for progress displays). */
@@ -60,7 +63,8 @@ export async function replayTapes(patterns: readonly string[], options: ReplayTa
   const hasProtocol = all.some((p) => !isTerminalTape(p));
   const paths = selectShard(all, options.shard);
   const command = options.command && options.command.length > 0 ? options.command : undefined;
-  if (paths.some((p) => !isTerminalTape(p)) && !command) throw usageError('replay: protocol tapes need the server command after --, e.g. tapedeck replay tape.ndjson -- node server.js');
+  const network = options.transport?.url !== undefined || options.transport?.socket !== undefined;
+  if (paths.some((p) => !isTerminalTape(p)) && !command && !network) throw usageError('replay: protocol tapes need the server command after --, e.g. tapedeck replay tape.ndjson -- node server.js');
   const terminalCommand = hasProtocol ? undefined : command;
   const prepared: Prepared[] = [];
   for (const path of paths) {
@@ -77,7 +81,9 @@ export async function replayTapes(patterns: readonly string[], options: ReplayTa
     const result: AnyTapeResult =
       item.kind === 'terminal'
         ? await replayTerminal(item.plan, options.terminal)
-        : { ...(await replayProtocolTape(item.tape, { ...options.protocol, command: command! })), kind: 'protocol' };
+        : options.transport
+          ? { ...(await replayOverTransport(item.tape, { ...options.protocol, command: command ?? [], target: options.transport })), kind: 'protocol' }
+          : { ...(await replayProtocolTape(item.tape, { ...options.protocol, command: command! })), kind: 'protocol' };
     options.onTapeDone?.(result, ++done, prepared.length);
     return result;
   });

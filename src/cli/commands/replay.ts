@@ -6,6 +6,7 @@ import { parseMaskRectFlag } from '../../core/mask.js';
 import { driftToEnvelope } from '../../replayer/envelopes.js';
 import { isTerminalTape, replayTapes, type ReplayTapesResult } from '../../replayer/replay-tapes.js';
 import { expandTapes, parseShard } from '../../replayer/run.js';
+import type { TransportTarget } from '../../replayer/transport-replay.js';
 import { isCI, resolveUpdateMode } from '../../core/ci.js';
 import { writeFileAtomic } from '../../core/atomic-write.js';
 import { githubAnnotations, junitXml, type CiTapeResult } from '../../render/ci-reports.js';
@@ -34,6 +35,13 @@ tapes and terminal tapes use their own.
 Exit 0: no drift; 1: drift; 2: bad input, unreadable tape, or CMD cannot start.
 
 options:
+  --transport T        stdio (default), http or unix: send each request the way the tape
+                       recorded it (HTTP method, path, batch, MCP session; socket sessions).
+                       CMD then says where to listen with {{port}} or {{socket}}; a fresh
+                       server per tape
+  --url URL            replay over HTTP against a running server instead (http://HOST:PORT)
+  --socket PATH        replay over a Unix socket against a running server instead
+  --auth-token T       bearer token for pairs recorded with one
   --boundary RULE      auto (default), done, jsonrpc, idle:MS
   --timeout-ms N       a response not complete after N ms is drift (default 10000)
   --ignore JSONPATH    ignore a volatile JSON value on both sides (repeatable)
@@ -80,6 +88,10 @@ export async function run(argv: string[]): Promise<number> {
   }
   const { values, positionals } = parseOptions('replay', own, {
     ...normaliserOptionSpec,
+    transport: { type: 'string' },
+    url: { type: 'string' },
+    socket: { type: 'string' },
+    'auth-token': { type: 'string' },
     boundary: { type: 'string' },
     'timeout-ms': { type: 'string' },
     update: { type: 'boolean', default: false },
@@ -108,7 +120,8 @@ export async function run(argv: string[]): Promise<number> {
   const screenshots = screenshotOptions(values);
   const paths = await expandTapes(positionals);
   const anyTerminal = paths.some(isTerminalTape);
-  if (!anyTerminal && command.length === 0) throw usageError('replay: give the server command after --, e.g. tapedeck replay tape.ndjson -- node server.js');
+  const transport = transportTarget(values);
+  if (!anyTerminal && command.length === 0 && !transport?.url && !transport?.socket) throw usageError('replay: give the server command after --, e.g. tapedeck replay tape.ndjson -- node server.js');
   const { normaliser, config } = buildNormaliser(values);
   // Candidates for `tapedeck review`, except on CI (nothing is written there) and when updating in place.
   const writePending = !values.update && !isCI();
@@ -131,6 +144,7 @@ export async function run(argv: string[]): Promise<number> {
       result = await replayTapes(paths, {
         command,
         protocol,
+        transport,
         terminal: {
           mask: [...config.masks, ...values.mask.map((m) => compileRegex(m, '--mask')), ...values['mask-rect'].map(parseMaskRectFlag)],
           styles: values.styles,
@@ -167,6 +181,19 @@ export async function run(argv: string[]): Promise<number> {
     // The browser the checkpoints started must not keep the process alive.
     if (screenshots) await closeRenderer();
   }
+}
+
+/** --transport/--url/--socket/--auth-token; undefined for stdio. */
+function transportTarget(values: { transport?: string; url?: string; socket?: string; 'auth-token'?: string }): TransportTarget | undefined {
+  const kind = values.transport ?? (values.url ? 'http' : values.socket ? 'unix' : 'stdio');
+  if (kind !== 'stdio' && kind !== 'http' && kind !== 'unix') throw usageError(`replay: --transport must be stdio, http or unix, got ${JSON.stringify(kind)}`);
+  if (kind === 'stdio') {
+    if (values['auth-token'] !== undefined) throw usageError('replay: --auth-token applies to --transport http');
+    return undefined;
+  }
+  if (values.url !== undefined && kind !== 'http') throw usageError('replay: --url goes with --transport http');
+  if (values.socket !== undefined && kind !== 'unix') throw usageError('replay: --socket goes with --transport unix');
+  return { transport: kind, url: values.url, socket: values.socket, authToken: values['auth-token'] };
 }
 
 /** --screenshots and the pixel options; the pixel options alone are a usage error. */

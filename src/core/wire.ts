@@ -1,0 +1,51 @@
+/**
+ * How a pair travelled when it was not stdio: a `wire` object beside
+ * `request` and `response` in the tape line. Seed-000 readers ignore the key,
+ * so every line stays a plain pair; tapedeck's replayer reads it to send each
+ * request the way it was recorded (method, path, batch, session), and
+ * `--update` keeps it (other keys are carried over).
+ */
+export type Transport = 'stdio' | 'http' | 'unix';
+
+export interface WireNote {
+  transport: 'http' | 'unix';
+  /** HTTP: the method and path the request used. */
+  method?: string;
+  path?: string;
+  /** HTTP: the status and content type of the recorded response. */
+  status?: number;
+  content_type?: string;
+  /** The response was an SSE stream; `response` holds each event's data as one line. */
+  sse?: boolean;
+  /** Seed 000 POST /v1/agent/batch: pairs with the same number went in one body. */
+  batch?: number;
+  /** Unix: the connection; MCP: the Mcp-Session-Id, as a number (the ids themselves are random). */
+  session?: number;
+  /** The request carried a bearer token (never stored; replay supplies one). */
+  auth?: boolean;
+  /** Request headers that shape the answer (Accept, Content-Type, MCP-Protocol-Version). */
+  headers?: Record<string, string>;
+}
+
+export const WIRE_KEY = 'wire';
+
+/** The note of a stored tape line, when it has one. */
+export function wireOf(raw: string): WireNote | undefined {
+  if (!raw.includes(`"${WIRE_KEY}"`)) return undefined;
+  try {
+    const v = (JSON.parse(raw) as Record<string, unknown>)[WIRE_KEY] as WireNote | undefined;
+    return v && typeof v === 'object' && (v.transport === 'http' || v.transport === 'unix') ? v : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A formatted pair line (no newline) with the note added as its last key. */
+export function withWire(line: string, wire: WireNote | undefined): string {
+  return wire ? `${line.slice(0, -1)},${JSON.stringify(WIRE_KEY)}:${JSON.stringify(wire)}}` : line;
+}
+
+/** The request text a body-less HTTP request is recorded under (seed 000: "the method and path"). */
+export function methodPathRequest(method: string, path: string): string {
+  return `${method} ${path}`;
+}

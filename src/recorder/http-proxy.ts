@@ -1,0 +1,173 @@
+import { Agent, createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { isUtf8 } from 'node:buffer';
+import { BodyTooLarge, DEFAULT_BODY_LIMIT, SseParser, bearerToken, endToEndHeaders, isSse, readBody } from '../core/http-wire.js';
+import { type Endpoint, describeEndpoint, listenUnix } from '../core/endpoint.js';
+import { redact } from '../core/redact.js';
+import { type HttpExchange, pairsOf } from './http-pairs.js';
+import { TapeAppender } from './tape-writer.js';
+
+/** The variable a bearer token seen in a body is redacted as; replay takes it from --auth-token. */
+export const AUTH_TOKEN_VAR = 'TAPEDECK_AUTH_TOKEN';
+
+export interface HttpRecorderOptions {
+  /** Where clients connect (loopback by default, chosen by the caller). */
+  listen: Endpoint;
+  upstream: Endpoint & { base?: string };
+  out: string;
+  redactEnv?: readonly string[];
+  bodyLimit?: number;
+  env?: NodeJS.ProcessEnv;
+  report?: (message: string) => void;
+}
+
+export interface RecorderHandle {
+  /** The address clients use (the real port when 0 was asked for). */
+  address: Endpoint;
+  /** Stops listening, ends open streams (their pairs written) and closes the tape. */
+  close(): Promise<{ pairsWritten: number; pairsNotWritten: number }>;
+}
+
+/**
+ * A transparent HTTP recording proxy: each request goes upstream unchanged
+ * (bearer token included), each response comes back as it streams, and on
+ * the side the exchange becomes seed-000 pairs in the tape. Tokens are passed
+ * through, never written: headers are not recorded, and a token that shows up
+ * in a body is stored as a placeholder.
+ */
+export async function startHttpRecorder(options: HttpRecorderOptions): Promise<RecorderHandle> {
+  const report = options.report ?? ((m: string) => process.stderr.write(m));
+  const tape = new TapeAppender(options.out, report);
+  const limit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const env = options.env ?? process.env;
+  const agent = new Agent({ keepAlive: true });
+  const sessions = new Map<string, number>();
+  let batches = 0;
+  const open = new Set<() => void>();
+  const up = options.upstream;
+
+  const sessionOf = (id: string | string[] | undefined): number | undefined => {
+    if (typeof id !== 'string') return undefined;
+    if (!sessions.has(id)) sessions.set(id, sessions.size + 1);
+    return sessions.get(id);
+  };
+
+  const record = (ex: HttpExchange, token: string | undefined) => {
+    const names = [...(options.redactEnv ?? [])];
+    let redactWith = env;
+    if (token) {
+      names.push(AUTH_TOKEN_VAR);
+      redactWith = { ...env, [AUTH_TOKEN_VAR]: token };
+    }
+    for (const p of pairsOf(ex, () => ++batches)) {
+      if (names.length === 0) tape.append(p.request, p.response, p.wire);
+      else tape.append(redact(p.request, names, redactWith), redact(p.response, names, redactWith), p.wire);
+    }
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    let body: Buffer;
+    try {
+      body = await readBody(req, limit);
+    } catch (err) {
+      const tooLarge = err instanceof BodyTooLarge;
+      res.writeHead(tooLarge ? 413 : 400, { 'Content-Type': 'application/json', Connection: 'close' });
+      res.end(`${JSON.stringify({ kind: 'error', message: tooLarge ? `tapedeck: request body over ${limit} bytes` : 'tapedeck: bad request body' })}\n`);
+      return;
+    }
+    const method = req.method ?? 'GET';
+    const path = req.url ?? '/';
+    const headers = endToEndHeaders(req.headers);
+    if (up.kind === 'tcp') headers.host = `${up.host}:${up.port}`;
+    if (body.length > 0 || 'content-length' in req.headers) headers['content-length'] = String(body.length);
+    const target = up.kind === 'unix' ? { socketPath: up.path } : { host: up.host, port: up.port, agent };
+    const upstreamReq = httpRequest({ ...target, method, path: `${up.kind === 'tcp' ? (up.base ?? '') : ''}${path}`, headers }, (ur) => {
+      const contentType = ur.headers['content-type'];
+      const sse = isSse(contentType);
+      const resHeaders = endToEndHeaders(ur.headers);
+      if (ur.headers.connection === 'close') resHeaders.connection = 'close';
+      res.writeHead(ur.statusCode ?? 502, ur.statusMessage, resHeaders);
+      res.flushHeaders(); // an SSE stream may stay silent for a while; the client needs its headers now
+      const chunks: Buffer[] = [];
+      const parser = sse ? new SseParser() : undefined;
+      const messages: string[] = [];
+      let done = false;
+      const finish = () => {
+        if (done) return;
+        done = true;
+        open.delete(abort);
+        const raw = Buffer.concat(chunks);
+        record(
+          {
+            method,
+            path,
+            requestBody: body.toString('utf8'),
+            requestHeaders: req.headers,
+            status: ur.statusCode ?? 0,
+            contentType,
+            sse,
+            response: sse ? messages.map((m) => `${m}\n`).join('') : isUtf8(raw) ? raw.toString('utf8') : raw.toString('latin1'),
+            session: sessionOf(req.headers['mcp-session-id'] ?? ur.headers['mcp-session-id']),
+          },
+          bearerToken(req.headers),
+        );
+      };
+      // A client that hangs up (an SSE stream it no longer wants) ends the exchange with what came.
+      const abort = () => {
+        ur.destroy();
+        finish();
+      };
+      open.add(abort);
+      ur.on('data', (c: Buffer) => {
+        res.write(c);
+        if (parser) for (const e of parser.push(c)) messages.push(e.data);
+        else chunks.push(c);
+      });
+      ur.once('end', () => {
+        res.end();
+        finish();
+      });
+      ur.once('error', () => {
+        res.destroy();
+        finish();
+      });
+      res.once('close', () => {
+        if (!done) abort();
+      });
+    });
+    upstreamReq.once('error', (err) => {
+      if (res.headersSent) return void res.destroy();
+      report(`tapedeck record: upstream ${describeEndpoint(up)} failed: ${err.message}\n`);
+      res.writeHead(502, { 'Content-Type': 'application/json' });
+      res.end(`${JSON.stringify({ kind: 'error', message: `tapedeck: upstream unreachable: ${err.message}` })}\n`);
+    });
+    upstreamReq.end(body);
+  };
+
+  const server = createServer((req, res) => void handle(req, res));
+  server.keepAliveTimeout = 5000;
+  let address: Endpoint;
+  if (options.listen.kind === 'unix') {
+    await listenUnix(server, options.listen.path);
+    address = options.listen;
+  } else {
+    const { host, port } = options.listen;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => resolve());
+    });
+    address = { kind: 'tcp', host, port: (server.address() as { port: number }).port };
+  }
+  return {
+    address,
+    close: async () => {
+      for (const abort of [...open]) abort();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      agent.destroy();
+      tape.close();
+      return { pairsWritten: tape.written, pairsNotWritten: tape.failed };
+    },
+  };
+}

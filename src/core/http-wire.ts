@@ -74,7 +74,8 @@ export class SseParser {
       const line = this.buffer.slice(0, nl);
       this.buffer = this.buffer.slice(nl + (this.buffer.startsWith('\r\n', nl) ? 2 : 1));
       if (line === '') {
-        if (this.data.length > 0) out.push({ event: this.event, id: this.id, data: this.data.join('\n') });
+        // An event without data (MCP's resumability priming event) carries no message.
+        if (this.data.join('') !== '') out.push({ event: this.event, id: this.id, data: this.data.join('\n') });
         this.data = [];
         this.event = undefined;
         continue;

@@ -21,6 +21,8 @@ export interface WireNote {
   batch?: number;
   /** Unix: the connection; MCP: the Mcp-Session-Id, as a number (the ids themselves are random). */
   session?: number;
+  /** MCP's GET stream: opened after this many pairs of its session had completed. */
+  after?: number;
   /** The request carried a bearer token (never stored; replay supplies one). */
   auth?: boolean;
   /** Request headers that shape the answer (Accept, Content-Type, MCP-Protocol-Version). */

@@ -41,6 +41,8 @@ export async function startHttpRecorder(options: HttpRecorderOptions): Promise<R
   const env = options.env ?? process.env;
   const agent = new Agent({ keepAlive: true });
   const sessions = new Map<string, number>();
+  /** Pairs completed per MCP session, so replay opens a GET stream at the same point. */
+  const completed = new Map<number, number>();
   let batches = 0;
   const open = new Set<() => void>();
   const up = options.upstream;
@@ -58,6 +60,7 @@ export async function startHttpRecorder(options: HttpRecorderOptions): Promise<R
       names.push(AUTH_TOKEN_VAR);
       redactWith = { ...env, [AUTH_TOKEN_VAR]: token };
     }
+    if (ex.session !== undefined) completed.set(ex.session, (completed.get(ex.session) ?? 0) + 1);
     for (const p of pairsOf(ex, () => ++batches)) {
       if (names.length === 0) tape.append(p.request, p.response, p.wire);
       else tape.append(redact(p.request, names, redactWith), redact(p.response, names, redactWith), p.wire);
@@ -76,6 +79,8 @@ export async function startHttpRecorder(options: HttpRecorderOptions): Promise<R
     }
     const method = req.method ?? 'GET';
     const path = req.url ?? '/';
+    const session = sessionOf(req.headers['mcp-session-id']);
+    const after = method === 'GET' && session !== undefined ? (completed.get(session) ?? 0) : undefined;
     const headers = endToEndHeaders(req.headers);
     if (up.kind === 'tcp') headers.host = `${up.host}:${up.port}`;
     if (body.length > 0 || 'content-length' in req.headers) headers['content-length'] = String(body.length);
@@ -106,7 +111,8 @@ export async function startHttpRecorder(options: HttpRecorderOptions): Promise<R
             contentType,
             sse,
             response: sse ? messages.map((m) => `${m}\n`).join('') : isUtf8(raw) ? raw.toString('utf8') : raw.toString('latin1'),
-            session: sessionOf(req.headers['mcp-session-id'] ?? ur.headers['mcp-session-id']),
+            session: session ?? sessionOf(ur.headers['mcp-session-id']),
+            after,
           },
           bearerToken(req.headers),
         );

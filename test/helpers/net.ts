@@ -30,7 +30,7 @@ export function startTapedeck(args: string[], env: NodeJS.ProcessEnv = {}, timeo
     const timer = setTimeout(() => reject(new Error(`no "listening on" within ${timeoutMs} ms: ${err}`)), timeoutMs);
     child.stderr!.on('data', (c: Buffer) => {
       err += c.toString();
-      const m = /listening on (\S+)/.exec(err);
+      const m = /tapedeck \w+: listening on (\S+)/.exec(err);
       if (!m) return;
       clearTimeout(timer);
       child.stderr!.removeAllListeners('data');

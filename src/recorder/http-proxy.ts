@@ -91,7 +91,7 @@ export async function startHttpRecorder(options: HttpRecorderOptions): Promise<R
       const resHeaders = endToEndHeaders(ur.headers);
       if (ur.headers.connection === 'close') resHeaders.connection = 'close';
       res.writeHead(ur.statusCode ?? 502, ur.statusMessage, resHeaders);
-      res.flushHeaders(); // an SSE stream may stay silent for a while; the client needs its headers now
+      if (sse) res.flushHeaders(); // an SSE stream may stay silent for a while; the client needs its headers now
       const chunks: Buffer[] = [];
       const parser = sse ? new SseParser() : undefined;
       const messages: string[] = [];

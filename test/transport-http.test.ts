@@ -72,6 +72,10 @@ describe('seed 000 over HTTP', () => {
     const res = await tapedeck(['replay', tape, '--transport', 'http', '--auth-token', TOKEN, '--', ...SERVER_HTTP], { env: { CI: 'true' } });
     expect(res.code).toBe(1);
     expect(res.stderr).toContain('$.would_reformat: expected false, got true');
+    // --update accepts the live response and keeps how the pair travelled.
+    const updated = await tapedeck(['replay', tape, '--update', '--auth-token', TOKEN, '--', ...SERVER_HTTP]);
+    expect(updated.code).toBe(0);
+    expect(readFileSync(tape, 'utf8')).toBe(readFileSync(GOLDEN, 'utf8'));
   });
 
   test('serve over HTTP: single, batch, version; 401 with WWW-Authenticate unless the bearer token (any case) matches', async () => {

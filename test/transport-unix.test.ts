@@ -72,8 +72,13 @@ describe('seed 000 over a Unix socket', () => {
   });
 
   test('the golden recorded over a socket replays 0; a changed response is 1 with its JSON path; --socket uses a running server', async () => {
-    const clean = await tapedeck(['replay', GOLDEN, '--transport', 'unix', '--', ...SERVER_UNIX]);
+    // Without --transport, a tape replays over the transport it was recorded on.
+    const clean = await tapedeck(['replay', GOLDEN, '--', ...SERVER_UNIX]);
+    expect(clean.stderr).toContain('0 drift(s)');
     expect(clean.code).toBe(0);
+    const stdioCommand = await tapedeck(['replay', GOLDEN, '--', ...AGENT_SERVER]);
+    expect(stdioCommand.code).toBe(2);
+    expect(stdioCommand.stderr).toContain(`${GOLDEN}: replaying over unix: the server command must say where to listen with {{socket}}`);
     const dir = temp();
     const tape = join(dir, 'edited.ndjson');
     writeFileSync(tape, readFileSync(GOLDEN, 'utf8').replace('\\"diagnostics_count\\":1', '\\"diagnostics_count\\":2'));

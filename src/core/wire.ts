@@ -51,3 +51,11 @@ export function withWire(line: string, wire: WireNote | undefined): string {
 export function methodPathRequest(method: string, path: string): string {
   return `${method} ${path}`;
 }
+
+/** Seed 000's batch endpoint (POST /v1/agent/batch): one request per body line. */
+export function isBatchPath(path: string): boolean {
+  return /\/batch(\?|$)/.test(path);
+}
+
+/** The variable a bearer token seen in a body is stored as; replay and serve take it from --auth-token. */
+export const AUTH_TOKEN_VAR = 'TAPEDECK_AUTH_TOKEN';

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { splitAtDone } from '../core/http-wire.js';
-import { methodPathRequest, type WireNote } from '../core/wire.js';
+import { isBatchPath, methodPathRequest, type WireNote } from '../core/wire.js';
 
 /** One HTTP request and its whole response, as the recording proxy saw them. */
 export interface HttpExchange {
@@ -60,8 +60,4 @@ export function pairsOf(ex: HttpExchange, nextBatch: () => number): RecordedPair
     }
   }
   return [{ request: body, response: ex.response, wire }];
-}
-
-export function isBatchPath(path: string): boolean {
-  return /\/batch(\?|$)/.test(path);
 }

@@ -3,11 +3,10 @@ import { isUtf8 } from 'node:buffer';
 import { BodyTooLarge, DEFAULT_BODY_LIMIT, SseParser, bearerToken, endToEndHeaders, isSse, readBody } from '../core/http-wire.js';
 import { type Endpoint, describeEndpoint, listenUnix } from '../core/endpoint.js';
 import { redact } from '../core/redact.js';
+import { AUTH_TOKEN_VAR } from '../core/wire.js';
 import { type HttpExchange, pairsOf } from './http-pairs.js';
 import { TapeAppender } from './tape-writer.js';
 
-/** The variable a bearer token seen in a body is redacted as; replay takes it from --auth-token. */
-export const AUTH_TOKEN_VAR = 'TAPEDECK_AUTH_TOKEN';
 
 export interface HttpRecorderOptions {
   /** Where clients connect (loopback by default, chosen by the caller). */

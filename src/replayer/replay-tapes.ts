@@ -5,6 +5,7 @@ import { readProtocolTape, type ProtocolTape } from '../core/tape.js';
 import { placeholderFor, placeholdersIn, restore } from '../core/redact.js';
 import { replayProtocolTape, type ProtocolReplayOptions, type TapeReplayResult } from './protocol.js';
 import { replayOverTransport, type TransportTarget } from './transport-replay.js';
+import { wireOf } from '../core/wire.js';
 import { expandTapes, selectShard, type Shard } from './run.js';
 import { replayTerminal, type TerminalReplayOptions, type TerminalTapeResult } from './terminal.js';
 import { planTerminalReplay, type TerminalPlan } from './terminal-plan.js';
@@ -28,8 +29,11 @@ export interface ReplayTapesOptions {
   command?: readonly string[];
   protocol?: Omit<ProtocolReplayOptions, 'command'>;
   terminal?: Omit<TerminalReplayOptions, 'command'>;
-  /** Protocol tapes over HTTP or a Unix socket instead of stdio. */
-  transport?: TransportTarget;
+  /**
+   * Protocol tapes over HTTP or a Unix socket instead of stdio; `auto`: each
+   * tape over the transport it was recorded on (its pairs' wire notes).
+   */
+  transport?: TransportTarget | { transport: 'auto'; authToken?: string };
   jobs?: number;
   shard?: Shard;
   /** Called as each tape finishes (for progress displays). */
@@ -63,7 +67,7 @@ export async function replayTapes(patterns: readonly string[], options: ReplayTa
   const hasProtocol = all.some((p) => !isTerminalTape(p));
   const paths = selectShard(all, options.shard);
   const command = options.command && options.command.length > 0 ? options.command : undefined;
-  const network = options.transport?.url !== undefined || options.transport?.socket !== undefined;
+  const network = options.transport !== undefined && options.transport.transport !== 'auto' && (options.transport.url !== undefined || options.transport.socket !== undefined);
   if (paths.some((p) => !isTerminalTape(p)) && !command && !network) throw usageError('replay: protocol tapes need the server command after --, e.g. tapedeck replay tape.ndjson -- node server.js');
   const terminalCommand = hasProtocol ? undefined : command;
   const prepared: Prepared[] = [];
@@ -76,14 +80,19 @@ export async function replayTapes(patterns: readonly string[], options: ReplayTa
       prepared.push({ kind: 'protocol', tape });
     }
   }
+  const replayProtocol = async (tape: ProtocolTape): Promise<ProtocolTapeResult> => {
+    const choice = options.transport;
+    const recordedOn = choice?.transport === 'auto' ? wireOf(tape.pairs[0]?.raw ?? '')?.transport : undefined;
+    const target = choice?.transport === 'auto' ? (recordedOn ? { transport: recordedOn, authToken: choice.authToken } : undefined) : choice;
+    if (target) return { ...(await replayOverTransport(tape, { ...options.protocol, command: command ?? [], target })), kind: 'protocol' };
+    return { ...(await replayProtocolTape(tape, { ...options.protocol, command: command! })), kind: 'protocol' };
+  };
   let done = 0;
   const results = await runPool<Prepared, AnyTapeResult>(prepared, options.jobs ?? availableParallelism(), async (item) => {
     const result: AnyTapeResult =
       item.kind === 'terminal'
         ? await replayTerminal(item.plan, options.terminal)
-        : options.transport
-          ? { ...(await replayOverTransport(item.tape, { ...options.protocol, command: command ?? [], target: options.transport })), kind: 'protocol' }
-          : { ...(await replayProtocolTape(item.tape, { ...options.protocol, command: command! })), kind: 'protocol' };
+        : await replayProtocol(item.tape);
     options.onTapeDone?.(result, ++done, prepared.length);
     return result;
   });

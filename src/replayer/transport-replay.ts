@@ -8,8 +8,7 @@ import { describeExit } from '../core/process.js';
 import { restore } from '../core/redact.js';
 import { LaunchedServer } from '../core/server-launch.js';
 import type { ProtocolTape } from '../core/tape.js';
-import { wireOf } from '../core/wire.js';
-import { AUTH_TOKEN_VAR } from '../recorder/http-proxy.js';
+import { AUTH_TOKEN_VAR, wireOf } from '../core/wire.js';
 import { type ComparedPair, comparePairs } from './compare.js';
 import type { Drift } from './drift.js';
 import { type LiveOutcome, type WirePair, driveHttp } from './drive-http.js';
@@ -59,7 +58,12 @@ export async function replayOverTransport(tape: ProtocolTape, options: ProtocolR
   else if (target.socket) endpoint = { kind: 'unix', path: target.socket };
   else {
     if (options.command.length === 0) throw usageError('replay: give the server command after -- (with {{port}} or {{socket}}), or --url/--socket of a running server');
-    server = await LaunchedServer.start(options.command, target.transport, { env, cwd: options.cwd, output: 'capture' });
+    try {
+      server = await LaunchedServer.start(options.command, target.transport, { env, cwd: options.cwd, output: 'capture' });
+    } catch (err) {
+      if (err instanceof TapedeckError) throw new TapedeckError(err.code, `${tape.path}: replaying over ${target.transport}: ${err.message}`, { exitCode: err.exitCode });
+      throw err;
+    }
     endpoint = server.endpoint;
   }
 

@@ -35,10 +35,10 @@ tapes and terminal tapes use their own.
 Exit 0: no drift; 1: drift; 2: bad input, unreadable tape, or CMD cannot start.
 
 options:
-  --transport T        stdio (default), http or unix: send each request the way the tape
-                       recorded it (HTTP method, path, batch, MCP session; socket sessions).
-                       CMD then says where to listen with {{port}} or {{socket}}; a fresh
-                       server per tape
+  --transport T        stdio, http or unix (default: the one each tape was recorded on):
+                       each request sent the way the tape recorded it (HTTP method, path,
+                       batch, MCP session; socket sessions). CMD then says where to listen
+                       with {{port}} or {{socket}}; a fresh server per tape
   --url URL            replay over HTTP against a running server instead (http://HOST:PORT)
   --socket PATH        replay over a Unix socket against a running server instead
   --auth-token T       bearer token for pairs recorded with one
@@ -121,7 +121,8 @@ export async function run(argv: string[]): Promise<number> {
   const paths = await expandTapes(positionals);
   const anyTerminal = paths.some(isTerminalTape);
   const transport = transportTarget(values);
-  if (!anyTerminal && command.length === 0 && !transport?.url && !transport?.socket) throw usageError('replay: give the server command after --, e.g. tapedeck replay tape.ndjson -- node server.js');
+  const running = transport !== undefined && transport.transport !== 'auto' && (transport.url !== undefined || transport.socket !== undefined);
+  if (!anyTerminal && command.length === 0 && !running) throw usageError('replay: give the server command after --, e.g. tapedeck replay tape.ndjson -- node server.js');
   const { normaliser, config } = buildNormaliser(values);
   // Candidates for `tapedeck review`, except on CI (nothing is written there) and when updating in place.
   const writePending = !values.update && !isCI();
@@ -183,14 +184,15 @@ export async function run(argv: string[]): Promise<number> {
   }
 }
 
-/** --transport/--url/--socket/--auth-token; undefined for stdio. */
-function transportTarget(values: { transport?: string; url?: string; socket?: string; 'auth-token'?: string }): TransportTarget | undefined {
-  const kind = values.transport ?? (values.url ? 'http' : values.socket ? 'unix' : 'stdio');
-  if (kind !== 'stdio' && kind !== 'http' && kind !== 'unix') throw usageError(`replay: --transport must be stdio, http or unix, got ${JSON.stringify(kind)}`);
+/** --transport/--url/--socket/--auth-token; undefined for stdio; without --transport, each tape's own. */
+function transportTarget(values: { transport?: string; url?: string; socket?: string; 'auth-token'?: string }): TransportTarget | { transport: 'auto'; authToken?: string } | undefined {
+  const kind = values.transport ?? (values.url ? 'http' : values.socket ? 'unix' : 'auto');
+  if (kind !== 'stdio' && kind !== 'http' && kind !== 'unix' && kind !== 'auto') throw usageError(`replay: --transport must be stdio, http or unix, got ${JSON.stringify(kind)}`);
   if (kind === 'stdio') {
     if (values['auth-token'] !== undefined) throw usageError('replay: --auth-token applies to --transport http');
     return undefined;
   }
+  if (kind === 'auto') return { transport: 'auto', authToken: values['auth-token'] };
   if (values.url !== undefined && kind !== 'http') throw usageError('replay: --url goes with --transport http');
   if (values.socket !== undefined && kind !== 'unix') throw usageError('replay: --socket goes with --transport unix');
   return { transport: kind, url: values.url, socket: values.socket, authToken: values['auth-token'] };

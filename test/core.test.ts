@@ -7,7 +7,7 @@ import { isCI, resolveUpdateMode } from '../src/core/ci.js';
 import { diffJson, formatPathDifference } from '../src/core/json-diff.js';
 import { LineSplitter } from '../src/core/lines.js';
 import { Normaliser, parseFilter } from '../src/core/normalise.js';
-import { formatPair } from '../src/core/tape.js';
+import { formatPair } from '../src/tape/protocol-tape.js';
 import { tempDir } from './helpers/cli.js';
 
 let cleanup: (() => void) | undefined;

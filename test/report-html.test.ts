@@ -2,7 +2,7 @@ import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { renderHtmlReport, type ReportRun } from '../src/render/report-html.js';
+import { renderHtmlReport, type ReportRun } from '../src/report/html.js';
 import { replayProtocolTape } from '../src/replayer/protocol.js';
 import { CHROMIUM_ARGS, chromiumPath } from '../src/render/renderer-browser.js';
 import { comparePngs, diffImage } from '../src/render/pixel-diff.js';

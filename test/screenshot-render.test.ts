@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Screen } from '../src/render/screen.js';
+import { Screen } from '../src/session/screen.js';
 import { closeRenderer, rendererPage, renderSnapshot } from '../src/render/renderer.js';
 import { screenshotSnapshot } from '../src/render/screenshot.js';
 import { decodePng, type RgbaImage } from '../src/render/pixel-diff-png.js';

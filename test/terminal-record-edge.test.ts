@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { readCast } from '../src/render/asciicast-read.js';
+import { readCast } from '../src/tape/asciicast-read.js';
 import { ROOT, run, CLI, tapedeck, useTempDirs } from './helpers/cli.js';
 
 const temp = useTempDirs();

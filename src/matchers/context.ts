@@ -1,7 +1,7 @@
 import { relative, resolve } from 'node:path';
 import { isCI, resolveUpdateMode, type UpdateMode } from '../core/ci.js';
 import { loadConfig } from '../core/config.js';
-import { defaultGoldenRoot, goldenPath } from './golden-store.js';
+import { defaultGoldenRoot, goldenPath } from '../core/golden-store.js';
 
 /** The parts of vitest's matcher `this` (MatcherState) tapedeck reads. */
 export interface MatcherStateLike {

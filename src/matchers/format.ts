@@ -1,3 +1,5 @@
+import { relative } from 'node:path';
+import { driftLines, type Drift } from '../core/drift.js';
 import { escapeControl } from '../core/escape.js';
 
 export { escapeControl };
@@ -11,4 +13,21 @@ export function frameScreen(text: string, title = 'screen'): string {
 
 export function describePattern(p: string | RegExp): string {
   return p instanceof RegExp ? String(p) : JSON.stringify(escapeControl(p)).replace(/\\\\/g, '\\');
+}
+
+export function formatDrifts(drifts: readonly Drift[]): string {
+  return drifts
+    .map((d) => driftLines(d, { tape: relative(process.cwd(), d.tape) }).join('\n'))
+    .join('\n\n');
+}
+
+/** The matcher result of a tape replay, the same for protocol and terminal tapes. */
+export function replayVerdict(tape: string, remaining: readonly Drift[], units: string) {
+  return {
+    pass: remaining.length === 0,
+    message: () =>
+      remaining.length === 0
+        ? `expected ${tape} to drift, but all ${units} replayed cleanly`
+        : `${tape}: ${remaining.length} drift(s) in ${units}\n\n${formatDrifts(remaining)}\n\nAccept intended changes with vitest -u (or tapedeck replay --update).`,
+  };
 }

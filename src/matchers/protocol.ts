@@ -1,14 +1,15 @@
 import { existsSync } from 'node:fs';
-import { relative, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { parseBoundary, type Boundary } from '../core/boundary.js';
 import { loadConfig } from '../core/config.js';
 import { Normaliser, parseFilter } from '../core/normalise.js';
-import { formatPair, readProtocolTape, type ProtocolTape } from '../core/tape.js';
+import { formatPair, readProtocolTape, type ProtocolTape } from '../tape/protocol-tape.js';
 import { replayProtocolTape } from '../replayer/protocol.js';
 import { unacceptedDrifts } from '../replayer/replay-tapes.js';
-import { driftLines, type Drift } from '../replayer/drift.js';
-import { checkGolden } from './golden-store.js';
+import { checkGolden } from '../core/golden-store.js';
+import { isTerminalTape } from '../tape/kind.js';
 import { replayCastCleanly } from './terminal-replay.js';
+import { formatDrifts, replayVerdict } from './format.js';
 import { nextGoldenPath, updateModeFor, usedGoldens, type MatcherStateLike } from './context.js';
 
 interface State extends MatcherStateLike {
@@ -37,12 +38,6 @@ function settings(options: ProtocolMatcherOptions) {
   };
 }
 
-export function formatDrifts(drifts: readonly Drift[]): string {
-  return drifts
-    .map((d) => driftLines(d, { tape: relative(process.cwd(), d.tape) }).join('\n'))
-    .join('\n\n');
-}
-
 function assertCommand(command: unknown, matcher: string): asserts command is string[] {
   if (!Array.isArray(command) || command.length === 0 || !command.every((c) => typeof c === 'string')) {
     throw new TypeError(`${matcher}: expected the server command as an array of strings, like ['node', 'server.js']`);
@@ -60,22 +55,11 @@ function assertCommand(command: unknown, matcher: string): asserts command is st
 export async function toReplayCleanly(this: State, received: unknown, command?: unknown, options?: unknown) {
   if (typeof received !== 'string') throw new TypeError('toReplayCleanly: expected the path of a tape (.ndjson or .cast)');
   usedGoldens.add(resolve(received)); // a tape a test replays is in use, wherever it lives
-  if (/\.cast$/i.test(received)) return replayCastCleanly(this, received, command, options);
+  if (isTerminalTape(received)) return replayCastCleanly(this, received, command, options);
   assertCommand(command, 'toReplayCleanly');
   const update = updateModeFor(this) === 'all';
   const result = await replayProtocolTape(received, { command, update, ...settings((options ?? {}) as ProtocolMatcherOptions) });
   return replayVerdict(received, unacceptedDrifts(result), `${result.pairs.length} pairs`);
-}
-
-/** The matcher result of a tape replay, the same for protocol and terminal tapes. */
-export function replayVerdict(tape: string, remaining: readonly Drift[], units: string) {
-  return {
-    pass: remaining.length === 0,
-    message: () =>
-      remaining.length === 0
-        ? `expected ${tape} to drift, but all ${units} replayed cleanly`
-        : `${tape}: ${remaining.length} drift(s) in ${units}\n\n${formatDrifts(remaining)}\n\nAccept intended changes with vitest -u (or tapedeck replay --update).`,
-  };
 }
 
 /**

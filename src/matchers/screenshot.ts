@@ -4,7 +4,7 @@ import type { ScreenMask } from '../render/golden-text.js';
 import type { CursorMode } from '../render/renderer-repaint.js';
 import type { RenderProfile } from '../render/profiles.js';
 import { comparePngs, describeMismatch, writeMismatchArtifacts, type PixelCompareOptions, type PixelComparison } from '../render/pixel-diff.js';
-import { checkGolden } from './golden-store.js';
+import { checkGolden } from '../core/golden-store.js';
 import { nextGoldenPath, updateModeFor, type MatcherStateLike } from './context.js';
 
 export interface ScreenshotMatcherOptions extends PixelCompareOptions {

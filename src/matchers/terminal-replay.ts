@@ -4,7 +4,7 @@ import { compileRegex } from '../core/normalise.js';
 import type { ScreenMask } from '../render/golden-text.js';
 import { replayTerminal, type ScreenshotCheckpointOptions, type TerminalReplayOptions } from '../replayer/terminal.js';
 import { updateModeFor, usedGoldens, type MatcherStateLike } from './context.js';
-import { replayVerdict } from './protocol.js';
+import { replayVerdict } from './format.js';
 
 export interface TerminalReplayMatcherOptions {
   /** Masks added to tapedeck.config.json's: RegExps (or regex strings) per line, or cell rectangles. */

@@ -1,6 +1,6 @@
 import type { Terminal } from '../session/terminal.js';
 import { formatScreenGolden, type ScreenMask } from '../render/golden-text.js';
-import { checkGolden } from './golden-store.js';
+import { checkGolden } from '../core/golden-store.js';
 import { nextGoldenPath, updateModeFor, type MatcherStateLike } from './context.js';
 import { describePattern, escapeControl, frameScreen } from './format.js';
 import { retryUntil, DEFAULT_ASSERTION_TIMEOUT_MS } from './retry.js';

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { splitAtDone } from '../core/http-wire.js';
-import { isBatchPath, methodPathRequest, type WireNote } from '../core/wire.js';
+import { isBatchPath, methodPathRequest, type WireNote } from '../tape/wire.js';
 
 /** One HTTP request and its whole response, as the recording proxy saw them. */
 export interface HttpExchange {

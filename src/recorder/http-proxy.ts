@@ -3,7 +3,7 @@ import { isUtf8 } from 'node:buffer';
 import { BodyTooLarge, DEFAULT_BODY_LIMIT, SseParser, bearerToken, endToEndHeaders, isSse, readBody } from '../core/http-wire.js';
 import { type Endpoint, describeEndpoint, listenUnix } from '../core/endpoint.js';
 import { redact } from '../core/redact.js';
-import { AUTH_TOKEN_VAR } from '../core/wire.js';
+import { AUTH_TOKEN_VAR } from '../tape/wire.js';
 import { type HttpExchange, pairsOf } from './http-pairs.js';
 import { TapeAppender } from './tape-writer.js';
 

@@ -1,6 +1,6 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { formatPair } from '../core/tape.js';
-import { type WireNote, withWire } from '../core/wire.js';
+import { formatPair } from '../tape/protocol-tape.js';
+import { type WireNote, withWire } from '../tape/wire.js';
 
 /**
  * Appends pairs to a protocol tape, best-effort: the live session matters more

@@ -1,5 +1,5 @@
 import { signalExitCode } from '../core/process.js';
-import type { CastWriter } from '../render/asciicast-write.js';
+import type { CastWriter } from '../tape/asciicast-write.js';
 import type { Terminal } from '../session/terminal.js';
 import type { TerminalEvent } from '../session/events.js';
 

@@ -1,6 +1,6 @@
 import { signalExitCode } from '../core/process.js';
-import { CastWriter } from '../render/asciicast-write.js';
-import type { CastFormat } from '../render/asciicast.js';
+import { CastWriter } from '../tape/asciicast-write.js';
+import type { CastFormat } from '../tape/asciicast.js';
 import { spawnTerminal, type Terminal, type TerminalExit } from '../session/terminal.js';
 import { attachCastWriter } from './terminal-cast.js';
 

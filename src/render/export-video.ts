@@ -4,10 +4,10 @@ import { basename, dirname, join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { TapedeckError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
-import { openCast } from './asciicast-read.js';
-import { eventBytes, parseResize } from './asciicast.js';
+import { openCast } from '../tape/asciicast-read.js';
+import { eventBytes, parseResize } from '../tape/asciicast.js';
 import { renderSnapshot } from './renderer.js';
-import { Screen } from './screen.js';
+import { Screen } from '../session/screen.js';
 import type { CursorMode } from './renderer-repaint.js';
 
 /**

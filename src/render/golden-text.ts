@@ -1,4 +1,4 @@
-import type { ScreenSnapshot, SnapshotCell } from './screen.js';
+import type { ScreenSnapshot, SnapshotCell } from '../session/screen.js';
 
 /**
  * The screen golden: a text format designed for code review.

@@ -1,4 +1,4 @@
-import { ANSI_16 } from './screen-colors.js';
+import { ANSI_16 } from '../session/screen-colors.js';
 import { createHash } from 'node:crypto';
 import { TapedeckError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';

@@ -4,7 +4,7 @@ import { getBrowser, chromiumPath, INSTALL_HINT } from './renderer-browser.js';
 import { FONT_PACKAGES, packageDir, primaryFontFile } from './renderer-fonts.js';
 import { rendererPage, renderSnapshot } from './renderer.js';
 import { decodePng } from './pixel-diff-png.js';
-import { Screen } from './screen.js';
+import { Screen } from '../session/screen.js';
 import { PROFILES } from './profiles.js';
 
 /** One doctor check (seed 002 §19.2), with what to do when it failed. */

@@ -1,4 +1,4 @@
-import type { CellColor, ScreenSnapshot, SnapshotCell } from './screen.js';
+import type { CellColor, ScreenSnapshot, SnapshotCell } from '../session/screen.js';
 import type { ScreenMask } from './golden-text.js';
 
 /**

@@ -6,7 +6,7 @@ import { DEJAVU_CSS, FONT_PACKAGES, fontVersions, packageDir, packageVersion } f
 import { repaint, type RepaintOptions } from './renderer-repaint.js';
 import { PAGE_HTML, PAGE_ORIGIN, type PagePayload, type PageResult } from './page/harness.js';
 import { renderProfileHash, resolveProfile, type RenderProfile } from './profiles.js';
-import type { ScreenSnapshot } from './screen.js';
+import type { ScreenSnapshot } from '../session/screen.js';
 
 /**
  * The browser renderer: one page in the shared Chromium, reused for every

@@ -1,4 +1,4 @@
-import { playCast, type CastPosition } from './asciicast-play.js';
+import { playCast, type CastPosition } from '../session/cast-play.js';
 import { screenshotSnapshot, type Screenshot, type ScreenshotOptions } from './screenshot.js';
 
 /**

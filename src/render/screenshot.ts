@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { writeFileAtomic } from '../core/atomic-write.js';
-import type { ScreenSnapshot } from './screen.js';
+import type { ScreenSnapshot } from '../session/screen.js';
 import { renderSnapshot, type RenderOptions } from './renderer.js';
 
 /**

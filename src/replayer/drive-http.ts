@@ -1,6 +1,6 @@
 import type { Endpoint } from '../core/endpoint.js';
 import { splitAtDone } from '../core/http-wire.js';
-import type { WireNote } from '../core/wire.js';
+import type { WireNote } from '../tape/wire.js';
 import { type CallFailure, type OpenStream, httpCall, isFailure, openHttp } from './http-client.js';
 
 /** A pair as the transport drivers send it: secrets restored, its wire note read. */

@@ -1,5 +1,5 @@
 import { makeEnvelope, type DiagnosticEnvelope } from '../core/envelope.js';
-import type { Drift } from './drift.js';
+import type { Drift } from '../core/drift.js';
 
 /**
  * A drift as a seed 001 diagnostic envelope: the span is the tape line, and

@@ -4,9 +4,9 @@ import { type Boundary, type Exchange, ResponseFramer, responseBytes } from '../
 import { Normaliser } from '../core/normalise.js';
 import { describeExit } from '../core/process.js';
 import { redact, placeholdersIn, restore } from '../core/redact.js';
-import { readProtocolTape, type ProtocolTape, type TapePair } from '../core/tape.js';
+import { readProtocolTape, type ProtocolTape, type TapePair } from '../tape/protocol-tape.js';
 import { comparePairs, type ComparedPair, explainDifference } from './compare.js';
-import type { Drift } from './drift.js';
+import type { Drift } from '../core/drift.js';
 import { ServerProcess, type ServerExit } from './server-process.js';
 import { replaceResponse, rewriteTape } from './update.js';
 

@@ -1,14 +1,16 @@
 import { availableParallelism } from 'node:os';
 import { usageError } from '../core/errors.js';
-import type { Drift } from './drift.js';
-import { readProtocolTape, type ProtocolTape } from '../core/tape.js';
+import type { Drift } from '../core/drift.js';
+import { readProtocolTape, type ProtocolTape } from '../tape/protocol-tape.js';
 import { placeholderFor, placeholdersIn, restore } from '../core/redact.js';
 import { replayProtocolTape, type ProtocolReplayOptions, type TapeReplayResult } from './protocol.js';
-import { replayOverTransport, type TransportTarget } from './transport-replay.js';
-import { wireOf } from '../core/wire.js';
+import type { TransportTarget } from './transport-replay.js';
+import { wireOf } from '../tape/wire.js';
+import { isTerminalTape } from '../tape/kind.js';
 import { expandTapes, selectShard, type Shard } from './run.js';
-import { replayTerminal, type TerminalReplayOptions, type TerminalTapeResult } from './terminal.js';
-import { planTerminalReplay, type TerminalPlan } from './terminal-plan.js';
+// Terminal replay (node-pty, xterm, maybe Chromium) loads only when a .cast is in the run.
+import type { TerminalReplayOptions, TerminalTapeResult } from './terminal.js';
+import type { TerminalPlan } from './terminal-plan.js';
 
 /**
  * One run over protocol and terminal tapes together, as `tapedeck replay`
@@ -54,9 +56,7 @@ function requireRedactedValues(tape: ProtocolTape, env: NodeJS.ProcessEnv): void
   }
 }
 
-export function isTerminalTape(path: string): boolean {
-  return /\.cast$/i.test(path);
-}
+export { isTerminalTape };
 
 type Prepared = { kind: 'protocol'; tape: ProtocolTape } | { kind: 'terminal'; plan: TerminalPlan };
 
@@ -72,7 +72,10 @@ export async function replayTapes(patterns: readonly string[], options: ReplayTa
   const terminalCommand = hasProtocol ? undefined : command;
   const prepared: Prepared[] = [];
   for (const path of paths) {
-    if (isTerminalTape(path)) prepared.push({ kind: 'terminal', plan: await planTerminalReplay(path, { ...options.terminal, command: terminalCommand }) });
+    if (isTerminalTape(path)) {
+      const { planTerminalReplay } = await import('./terminal-plan.js');
+      prepared.push({ kind: 'terminal', plan: await planTerminalReplay(path, { ...options.terminal, command: terminalCommand }) });
+    }
     else {
       const tape = await readProtocolTape(path);
       // A secret the tape needs but the environment lacks is bad input: found before any server starts.
@@ -84,14 +87,15 @@ export async function replayTapes(patterns: readonly string[], options: ReplayTa
     const choice = options.transport;
     const recordedOn = choice?.transport === 'auto' ? wireOf(tape.pairs[0]?.raw ?? '')?.transport : undefined;
     const target = choice?.transport === 'auto' ? (recordedOn ? { transport: recordedOn, authToken: choice.authToken } : undefined) : choice;
-    if (target) return { ...(await replayOverTransport(tape, { ...options.protocol, command: command ?? [], target })), kind: 'protocol' };
+    // The network transports load only when a tape travels over one.
+    if (target) return { ...(await (await import('./transport-replay.js')).replayOverTransport(tape, { ...options.protocol, command: command ?? [], target })), kind: 'protocol' };
     return { ...(await replayProtocolTape(tape, { ...options.protocol, command: command! })), kind: 'protocol' };
   };
   let done = 0;
   const results = await runPool<Prepared, AnyTapeResult>(prepared, options.jobs ?? availableParallelism(), async (item) => {
     const result: AnyTapeResult =
       item.kind === 'terminal'
-        ? await replayTerminal(item.plan, options.terminal)
+        ? await (await import('./terminal.js')).replayTerminal(item.plan, options.terminal)
         : await replayProtocol(item.tape);
     options.onTapeDone?.(result, ++done, prepared.length);
     return result;

@@ -5,7 +5,7 @@ import { type Endpoint, listenUnix } from '../core/endpoint.js';
 import { TapedeckError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
 import { BodyTooLarge, DEFAULT_BODY_LIMIT, bearerToken, readBody, sseEvent } from '../core/http-wire.js';
-import { isBatchPath, methodPathRequest, type WireNote } from '../core/wire.js';
+import { isBatchPath, methodPathRequest, type WireNote } from '../tape/wire.js';
 import { splitMessages } from './compare.js';
 import { type Match, TapeMatcher, unmatchedReply } from './serve-match.js';
 

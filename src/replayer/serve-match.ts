@@ -1,8 +1,8 @@
 import { classifyRpc } from '../core/boundary.js';
 import type { Normaliser } from '../core/normalise.js';
 import { restore } from '../core/redact.js';
-import type { ProtocolTape, TapePair } from '../core/tape.js';
-import { type WireNote, wireOf } from '../core/wire.js';
+import type { ProtocolTape, TapePair } from '../tape/protocol-tape.js';
+import { type WireNote, wireOf } from '../tape/wire.js';
 import { splitMessages } from './compare.js';
 
 interface Candidate {

@@ -1,7 +1,7 @@
 import type { Server } from 'node:net';
 import { type Endpoint, describeEndpoint, parseHostPort, privateSocketPath } from '../core/endpoint.js';
 import { Normaliser } from '../core/normalise.js';
-import { readProtocolTape, type ProtocolTape } from '../core/tape.js';
+import { readProtocolTape, type ProtocolTape } from '../tape/protocol-tape.js';
 import type { ServeOptions, ServeResult, UnmatchedRequest } from './serve.js';
 import { listenHttp } from './serve-http.js';
 import { TapeMatcher } from './serve-match.js';

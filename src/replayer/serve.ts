@@ -1,7 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { LineSplitter } from '../core/lines.js';
 import { Normaliser } from '../core/normalise.js';
-import { readProtocolTape, type ProtocolTape } from '../core/tape.js';
+import { readProtocolTape, type ProtocolTape } from '../tape/protocol-tape.js';
 import { TapeMatcher, unmatchedReply } from './serve-match.js';
 
 export interface ServeOptions {

@@ -1,5 +1,5 @@
 import { usageError } from '../core/errors.js';
-import type { CastHeader } from '../render/asciicast.js';
+import type { CastHeader } from '../tape/asciicast.js';
 
 /**
  * Which program a terminal tape is replayed against. Nothing in a tape is

@@ -1,4 +1,4 @@
-import type { Drift, DriftCode } from './drift.js';
+import type { Drift, DriftCode } from '../core/drift.js';
 import type { PlannedStep, TerminalPlan } from './terminal-plan.js';
 import { screenDiff } from './terminal-screen.js';
 

@@ -1,9 +1,9 @@
 import { TapedeckError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
 import { readNumberedLines } from '../core/lines.js';
-import { eventBytes, parseResize, type CastEvent, type CastHeader, type TerminalSize } from '../render/asciicast.js';
-import { openCast } from '../render/asciicast-read.js';
-import { Screen } from '../render/screen.js';
+import { eventBytes, parseResize, type CastEvent, type CastHeader, type TerminalSize } from '../tape/asciicast.js';
+import { openCast } from '../tape/asciicast-read.js';
+import { Screen } from '../session/screen.js';
 import { commandForCast } from './terminal-command.js';
 import { describeInput } from './terminal-describe.js';
 import { checkpointKey, syncKey, type ScreenCompareOptions } from './terminal-screen.js';

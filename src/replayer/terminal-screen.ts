@@ -1,5 +1,5 @@
 import { formatScreenGolden, type ScreenMask } from '../render/golden-text.js';
-import type { Screen } from '../render/screen.js';
+import type { Screen } from '../session/screen.js';
 import { unifiedDiff } from './compare.js';
 import { escapeControlChars } from './terminal-describe.js';
 

@@ -3,15 +3,15 @@ import { relative, resolve } from 'node:path';
 import { resolveUpdateMode, type UpdateMode } from '../core/ci.js';
 import { TapedeckError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
-import { checkGolden, fileSafe, type GoldenStatus } from '../matchers/golden-store.js';
+import { checkGolden, fileSafe, type GoldenStatus } from '../core/golden-store.js';
 import type { ScreenMask } from '../render/golden-text.js';
 import { PngError } from '../render/pixel-diff-png.js';
 import { comparePngs, describeMismatch, mismatchArtifactPaths, validateCompareOptions, writeMismatchArtifacts, type PixelCompareOptions, type PixelComparison } from '../render/pixel-diff.js';
 import { resolveProfile, type RenderProfile } from '../render/profiles.js';
 import { renderSnapshot, rendererEngine } from '../render/renderer.js';
 import type { CursorMode } from '../render/renderer-repaint.js';
-import type { ScreenSnapshot } from '../render/screen.js';
-import type { Drift } from './drift.js';
+import type { ScreenSnapshot } from '../session/screen.js';
+import type { Drift } from '../core/drift.js';
 import { terminalDrift } from './terminal-drift.js';
 import type { PlannedStep, TerminalPlan } from './terminal-plan.js';
 

@@ -1,7 +1,7 @@
 import { writeFileAtomic } from '../core/atomic-write.js';
 import { usageError } from '../core/errors.js';
-import { BYTES_EVENT } from '../render/asciicast.js';
-import { Utf8Chunker, type Utf8Piece } from '../render/asciicast-utf8.js';
+import { BYTES_EVENT } from '../tape/asciicast.js';
+import { Utf8Chunker, type Utf8Piece } from '../tape/asciicast-utf8.js';
 import type { TerminalEvent } from '../session/events.js';
 import type { TerminalPlan } from './terminal-plan.js';
 

@@ -3,7 +3,7 @@ import { TapedeckError } from '../core/errors.js';
 import type { ScreenMask } from '../render/golden-text.js';
 import type { TerminalEvent } from '../session/events.js';
 import { spawnTerminal, type Terminal, type TerminalExit } from '../session/terminal.js';
-import type { Drift } from './drift.js';
+import type { Drift } from '../core/drift.js';
 import { screenDrift, terminalDrift } from './terminal-drift.js';
 import { planTerminalReplay, type PlannedStep, type TerminalPlan, type TerminalStepKind } from './terminal-plan.js';
 import { checkpointKey, syncKey } from './terminal-screen.js';
@@ -85,7 +85,8 @@ export interface TerminalTapeResult {
   recordedMs: number;
 }
 
-export const DEFAULT_STEP_TIMEOUT_MS = 5000;
+export { DEFAULT_STEP_TIMEOUT_MS } from './terminal-defaults.js';
+import { DEFAULT_STEP_TIMEOUT_MS } from './terminal-defaults.js';
 /** After a drift, later steps stop waiting once the screen sat still this long (see ScreenWaitOptions). */
 const GIVE_UP_AFTER_DRIFT_MS = 500;
 /** Larger tapes are not kept in memory for reports. */

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { writeFileAtomic } from '../core/atomic-write.js';
-import type { ProtocolTape } from '../core/tape.js';
-import { formatPair } from '../core/tape.js';
+import type { ProtocolTape } from '../tape/protocol-tape.js';
+import { formatPair } from '../tape/protocol-tape.js';
 
 /**
  * The update path: rewrites the given pairs of a tape with new responses,

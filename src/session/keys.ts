@@ -1,6 +1,6 @@
 import { TapedeckError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
-import type { InputModes } from '../render/screen.js';
+import type { InputModes } from './screen.js';
 
 /**
  * Seed 002 §10.2 key grammar → the bytes a real xterm sends (default

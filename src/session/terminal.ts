@@ -1,7 +1,7 @@
 import { constants } from 'node:os';
 import { TapedeckError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
-import { Screen, type ScreenSnapshot, type SnapshotOptions } from '../render/screen.js';
+import { Screen, type ScreenSnapshot, type SnapshotOptions } from './screen.js';
 import { pinnedEnv } from './env.js';
 import { EventLog, type InputKind, type TerminalEvent } from './events.js';
 import { encodeKeys } from './keys.js';

@@ -1,8 +1,8 @@
 import { usageError } from '../../core/errors.js';
 import { resultEnvelope } from '../../core/envelope.js';
 import { writeFileAtomic } from '../../core/atomic-write.js';
-import { convertCast } from '../../render/export-cast.js';
-import { castToHtml } from '../../render/export-html.js';
+import { convertCast } from '../../tape/asciicast-convert.js';
+import { castToHtml } from '../../report/export-html.js';
 import { parseIntOption, parseOptions } from '../args.js';
 import { resolveProfile } from '../../render/profiles.js';
 

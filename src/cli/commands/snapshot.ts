@@ -1,7 +1,7 @@
 import { parseOptions } from '../args.js';
 import { usageError } from '../../core/errors.js';
 import { resultEnvelope } from '../../core/envelope.js';
-import { playCast, type CastPosition } from '../../render/asciicast-play.js';
+import { playCast, type CastPosition } from '../../session/cast-play.js';
 
 const HELP = `usage: tapedeck snapshot FILE.cast [--at MARKER|SECONDS] [--format text|json] [--include-scrollback] [--include-cells]
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { openCast } from './asciicast-read.js';
-import { escapeHtml, playerAssets, scriptJson } from './report-assets.js';
+import { openCast } from '../tape/asciicast-read.js';
+import { escapeHtml, playerAssets, scriptJson } from './assets.js';
 
 /** A self-contained page that plays a cast in asciinema-player, markers included, with no network. */
 export async function castToHtml(input: string): Promise<string> {

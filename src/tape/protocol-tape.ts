@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
-import { TapedeckError, ioError } from './errors.js';
-import { ExitCode } from './exit-codes.js';
-import { readNumberedLines } from './lines.js';
+import { TapedeckError, ioError } from '../core/errors.js';
+import { ExitCode } from '../core/exit-codes.js';
+import { readNumberedLines } from '../core/lines.js';
 
 /**
  * One recorded exchange of a protocol tape, seed 000's recorder format:

@@ -1,5 +1,5 @@
-import { eventBytes, parseResize, type CastHeader } from './asciicast.js';
-import { openCast } from './asciicast-read.js';
+import { eventBytes, parseResize, type CastHeader } from '../tape/asciicast.js';
+import { openCast } from '../tape/asciicast-read.js';
 
 /** Where to stop: after the named marker, or after every event at or before `seconds`. */
 export type CastPosition = { marker: string } | { seconds: number } | undefined;

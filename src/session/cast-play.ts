@@ -3,11 +3,11 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { TapedeckError } from '../core/errors.js';
 import { ExitCode, type ExitCodeValue } from '../core/exit-codes.js';
-import type { CastHeader } from './asciicast.js';
-import { castSteps, type CastPosition, type CastStep } from './asciicast-steps.js';
+import type { CastHeader } from '../tape/asciicast.js';
+import { castSteps, type CastPosition, type CastStep } from './cast-steps.js';
 import { Screen } from './screen.js';
 
-export type { CastPosition } from './asciicast-steps.js';
+export type { CastPosition } from './cast-steps.js';
 
 export interface PlayedCast {
   header: CastHeader;
@@ -42,7 +42,7 @@ type ErrorStep = { kind: 'error'; error: { code?: string; message: string; exitC
  * The compiled worker; absent when running from TypeScript sources (tests),
  * where the cast is read on this thread instead.
  */
-const WORKER_URL = new URL('./asciicast-steps-worker.js', import.meta.url);
+const WORKER_URL = new URL('./cast-steps-worker.js', import.meta.url);
 
 /** Steps read by a worker thread (parsing overlaps with xterm) with acks for flow control. */
 async function* workerSteps(path: string, position: CastPosition): AsyncGenerator<CastStep, void, number | undefined> {

@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { TapedeckError } from '../core/errors.js';
-import { castSteps, type CastPosition } from './asciicast-steps.js';
+import { castSteps, type CastPosition } from './cast-steps.js';
 
 /**
  * Reads and parses a cast off the main thread, so JSON parsing overlaps with

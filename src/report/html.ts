@@ -1,6 +1,6 @@
 import { diffLines } from 'diff';
-import type { Drift } from '../replayer/drift.js';
-import { escapeHtml, playerAssets, pngDataUri, scriptJson } from './report-assets.js';
+import type { Drift } from '../core/drift.js';
+import { escapeHtml, playerAssets, pngDataUri, scriptJson } from './assets.js';
 import { splitMessages } from '../replayer/compare.js';
 
 /**

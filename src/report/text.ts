@@ -1,6 +1,6 @@
 import type { TapeReplayResult } from '../replayer/protocol.js';
 import type { TerminalTapeResult } from '../replayer/terminal.js';
-import { driftLines } from '../replayer/drift.js';
+import { driftLines } from '../core/drift.js';
 
 /** A run of protocol tapes (replayProtocolTapes) or of both kinds (replayTapes). */
 export interface ReplayTextInput {

@@ -1,5 +1,5 @@
 import { relative } from 'node:path';
-import { driftLines, type Drift } from '../replayer/drift.js';
+import { driftLines, type Drift } from '../core/drift.js';
 
 /**
  * Machine reports for CI: JUnit XML (one test case per tape, its drifts as

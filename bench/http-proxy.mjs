@@ -11,7 +11,7 @@ import { Agent, request } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { median } from './lib.mjs';
+import { median, row } from './lib.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const n = Number(process.argv[2] ?? 300);
@@ -83,6 +83,7 @@ async function measure(name, ports, trip) {
   console.log(`  bare HTTP relay ${((r / n) * 1000).toFixed(0)} us/round trip (${(r / d).toFixed(2)}x: the floor for any proxy process in the path)`);
   console.log(`  tapedeck proxy  ${((p / n) * 1000).toFixed(0)} us/round trip`);
   console.log(`  ratio ${(p / d).toFixed(2)}x against direct (target <= 1.3x), ${(p / r).toFixed(2)}x against the bare relay`);
+  row({ path: `HTTP recording proxy, ${name}`, tapedeck: (p / n) * 1000, baseline: (d / n) * 1000, unit: 'us/trip', target: 1.3, note: `direct; bare relay ${(r / d).toFixed(2)}x` });
 }
 
 try {

@@ -60,10 +60,14 @@ export async function startHttpRecorder(options: HttpRecorderOptions): Promise<R
       redactWith = { ...env, [AUTH_TOKEN_VAR]: token };
     }
     if (ex.session !== undefined) completed.set(ex.session, (completed.get(ex.session) ?? 0) + 1);
-    for (const p of pairsOf(ex, () => ++batches)) {
-      if (names.length === 0) tape.append(p.request, p.response, p.wire);
-      else tape.append(redact(p.request, names, redactWith), redact(p.response, names, redactWith), p.wire);
-    }
+    const pairs = pairsOf(ex, () => ++batches);
+    // Written just after the response has gone out, off the round trip; setImmediate keeps the order.
+    setImmediate(() => {
+      for (const p of pairs) {
+        if (names.length === 0) tape.append(p.request, p.response, p.wire);
+        else tape.append(redact(p.request, names, redactWith), redact(p.response, names, redactWith), p.wire);
+      }
+    });
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -171,6 +175,7 @@ export async function startHttpRecorder(options: HttpRecorderOptions): Promise<R
         server.closeAllConnections();
       });
       agent.destroy();
+      await new Promise((resolve) => setImmediate(resolve)); // after the writes queued above
       tape.close();
       return { pairsWritten: tape.written, pairsNotWritten: tape.failed };
     },

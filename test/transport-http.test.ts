@@ -23,6 +23,10 @@ describe('seed 000 over HTTP', () => {
     const client = await run([...CLIENT, 'http', rec.address, REQUESTS, '--token', TOKEN]);
     expect(client.code).toBe(0);
     expect(client.stdout).toContain('"op":"explain"');
+    // Transparent: status, Content-Type and body come through as the server sent them.
+    const through = await post(rec.address, '/v1/agent', '{"op":"fmt","path":"main.mty","check":true}', `Bearer ${TOKEN}`);
+    expect(through.headers.get('content-type')).toBe('application/x-ndjson');
+    expect(await through.text()).toBe('{"kind":"result","op":"fmt","ok":true,"would_reformat":true}\n{"kind":"done","exit_code":0}\n');
     const denied = await fetch(`${rec.address}/v1/agent/version`);
     expect(denied.status).toBe(401);
     expect(denied.headers.get('www-authenticate')).toBe('Bearer');
@@ -33,8 +37,8 @@ describe('seed 000 over HTTP', () => {
     const text = readFileSync(tape, 'utf8');
     expect(text).not.toContain(TOKEN);
     const pairs = text.trim().split('\n').map((l) => JSON.parse(l));
-    // 6 single POSTs (halt is not sent over HTTP), a batch of 2, version, the 401.
-    expect(pairs).toHaveLength(10);
+    // 6 single POSTs (halt is not sent over HTTP), a batch of 2, version, one more POST, the 401.
+    expect(pairs).toHaveLength(11);
     expect(pairs[0]).toMatchObject({ request: '{"op":"check","path":"main.mty","include_source":true}', wire: { transport: 'http', method: 'POST', path: '/v1/agent', status: 200, content_type: 'application/x-ndjson', auth: true } });
     expect(pairs[0].response.trim().split('\n').at(-1)).toBe('{"kind":"done","exit_code":1}');
     expect(pairs[6].wire).toMatchObject({ path: '/v1/agent/batch', batch: 1 });
@@ -42,8 +46,8 @@ describe('seed 000 over HTTP', () => {
     expect(pairs[6].request).toBe(pairs[0].request);
     expect(pairs[6].response).toBe(pairs[0].response);
     expect(pairs[8]).toMatchObject({ request: 'GET /v1/agent/version', response: '{"mty_version":"0.35.0","agent_protocol":"1.0"}\n', wire: { status: 200, content_type: 'application/json' } });
-    expect(pairs[9]).toMatchObject({ request: 'GET /v1/agent/version', response: '{"kind":"error","message":"unauthorized"}\n', wire: { status: 401 } });
-    expect(pairs[9].wire.auth).toBeUndefined();
+    expect(pairs[10]).toMatchObject({ request: 'GET /v1/agent/version', response: '{"kind":"error","message":"unauthorized"}\n', wire: { status: 401 } });
+    expect(pairs[10].wire.auth).toBeUndefined();
 
     // Replay: unchanged is exit 0; a changed version is exit 1 with JSON paths.
     const same = await tapedeck(['replay', tape, '--transport', 'http', '--auth-token', TOKEN, '--', ...SERVER_HTTP]);
@@ -57,7 +61,7 @@ describe('seed 000 over HTTP', () => {
     expect(changed.stderr).toContain('$.mty_version: expected "0.35.0", got "0.36.0"');
   });
 
-  test('a missing token is bad input; the 401 pair replays without one', async () => {
+  test('a pair recorded with a bearer token needs --auth-token to replay (exit 2 naming the line)', async () => {
     const res = await tapedeck(['replay', GOLDEN, '--transport', 'http', '--', ...SERVER_HTTP]);
     expect(res.code).toBe(2);
     expect(res.stderr).toContain(`${GOLDEN}:1: this pair was recorded with a bearer token: give --auth-token`);
@@ -76,6 +80,16 @@ describe('seed 000 over HTTP', () => {
     const updated = await tapedeck(['replay', tape, '--update', '--auth-token', TOKEN, '--', ...SERVER_HTTP]);
     expect(updated.code).toBe(0);
     expect(readFileSync(tape, 'utf8')).toBe(readFileSync(GOLDEN, 'utf8'));
+  });
+
+  test('a server that dies mid-tape is TD1003 with its exit status; one that never answers is TD1002', async () => {
+    const crashed = await tapedeck(['replay', GOLDEN, '--auth-token', TOKEN, '--', ...SERVER_HTTP], { env: { AGENT_SERVER_CRASH_ON: 'explain', CI: 'true' } });
+    expect(crashed.code).toBe(1);
+    expect(crashed.stderr).toContain(`${GOLDEN}:3: pair 3: server exited (exit code 3) before completing this response [TD1003]`);
+    expect(crashed.stderr).toContain('agent-server: panic while handling explain');
+    const hung = await tapedeck(['replay', GOLDEN, '--auth-token', TOKEN, '--timeout-ms', '300', '--', ...SERVER_HTTP], { env: { AGENT_SERVER_HANG_ON: 'fmt', CI: 'true' } });
+    expect(hung.code).toBe(1);
+    expect(hung.stderr).toContain(`${GOLDEN}:4: pair 4: no complete response within 300 ms [TD1002]`);
   });
 
   test('serve over HTTP: single, batch, version; 401 with WWW-Authenticate unless the bearer token (any case) matches', async () => {

@@ -94,6 +94,17 @@ export async function listenUnix(server: Server, path: string): Promise<() => vo
   return unlink;
 }
 
+/** Binds a TCP listener; a taken port or a foreign address is exit 2 naming it. Returns the real port. */
+export async function listenTcp(server: Server, host: string, port: number): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (err: NodeJS.ErrnoException) =>
+      reject(new TapedeckError('TD2011', `cannot listen on ${host}:${port}: ${err.code === 'EADDRINUSE' ? 'address in use' : err.code === 'EADDRNOTAVAIL' ? 'not an address of this machine' : err.message}`, { exitCode: ExitCode.usage })),
+    );
+    server.listen(port, host, () => resolve());
+  });
+  return (server.address() as { port: number }).port;
+}
+
 /** Removes a socket file, and only a socket (never a regular file someone named by mistake). */
 function unlinkSocket(path: string): void {
   try {

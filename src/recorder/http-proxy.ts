@@ -1,7 +1,7 @@
 import { Agent, createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { isUtf8 } from 'node:buffer';
 import { BodyTooLarge, DEFAULT_BODY_LIMIT, SseParser, bearerToken, endToEndHeaders, isSse, readBody } from '../core/http-wire.js';
-import { type Endpoint, describeEndpoint, listenUnix } from '../core/endpoint.js';
+import { type Endpoint, describeEndpoint, listenTcp, listenUnix } from '../core/endpoint.js';
 import { redact } from '../core/redact.js';
 import { AUTH_TOKEN_VAR } from '../tape/wire.js';
 import { type HttpExchange, pairsOf } from './http-pairs.js';
@@ -160,11 +160,7 @@ export async function startHttpRecorder(options: HttpRecorderOptions): Promise<R
     address = options.listen;
   } else {
     const { host, port } = options.listen;
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, host, () => resolve());
-    });
-    address = { kind: 'tcp', host, port: (server.address() as { port: number }).port };
+    address = { kind: 'tcp', host, port: await listenTcp(server, host, port) };
   }
   return {
     address,

@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { classifyRpc } from '../core/boundary.js';
-import { type Endpoint, listenUnix } from '../core/endpoint.js';
-import { TapedeckError } from '../core/errors.js';
-import { ExitCode } from '../core/exit-codes.js';
+import { type Endpoint, listenTcp, listenUnix } from '../core/endpoint.js';
 import { BodyTooLarge, DEFAULT_BODY_LIMIT, bearerToken, readBody, sseEvent } from '../core/http-wire.js';
 import { isBatchPath, methodPathRequest, type WireNote } from '../tape/wire.js';
 import { splitMessages } from './compare.js';
@@ -104,9 +102,5 @@ export async function listenHttp(matcher: TapeMatcher, options: HttpServeOptions
     return { address: options.listen, server };
   }
   const { host, port } = options.listen;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (err: NodeJS.ErrnoException) => reject(new TapedeckError('TD2011', `cannot listen on ${host}:${port}: ${err.code === 'EADDRINUSE' ? 'address in use' : err.message}`, { exitCode: ExitCode.usage })));
-    server.listen(port, host, () => resolve());
-  });
-  return { address: { kind: 'tcp', host, port: (server.address() as { port: number }).port }, server };
+  return { address: { kind: 'tcp', host, port: await listenTcp(server, host, port) }, server };
 }

@@ -95,6 +95,10 @@ describe('seed 000 over HTTP', () => {
   test('serve over HTTP: single, batch, version; 401 with WWW-Authenticate unless the bearer token (any case) matches', async () => {
     const srv = await startTapedeck(['serve', GOLDEN, '--transport', 'http', '--auth-token', TOKEN, '--allow-unused']);
     const url = srv.address;
+    // replay --url against a running server: here the stand-in itself, every pair answered once.
+    const replayed = await tapedeck(['replay', GOLDEN, '--url', url, '--auth-token', TOKEN]);
+    expect(replayed.stderr).toContain('0 drift(s)');
+    expect(replayed.code).toBe(0);
     const none = await post(url, '/v1/agent', '{"op":"explain","code":"MT4099"}');
     expect(none.status).toBe(401);
     expect(none.headers.get('www-authenticate')).toBe('Bearer');

@@ -94,6 +94,15 @@ describe('seed 000 over a Unix socket', () => {
       await waitForSocket(sock);
       const res = await tapedeck(['replay', GOLDEN, '--socket', sock]);
       expect(res.code).toBe(0);
+      // Recording in front of it: --upstream unix:PATH, clients on a private socket of ours.
+      const tape2 = join(dir, 'proxied.ndjson');
+      const rec = await startTapedeck(['record', '--out', tape2, '--transport', 'unix', '--upstream', `unix:${sock}`]);
+      const client = await run([...CLIENT, 'unix', rec.address.replace(/^unix:/, ''), REQUESTS]);
+      expect(client.code).toBe(0);
+      expect((await rec.stop()).code).toBe(0);
+      const recorded = readFileSync(tape2, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      const golden = readFileSync(GOLDEN, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      expect(recorded).toEqual(golden);
     } finally {
       server.kill('SIGTERM');
     }

@@ -94,7 +94,8 @@ export async function startHttpRecorder(options: HttpRecorderOptions): Promise<R
       const resHeaders = endToEndHeaders(ur.headers);
       if (ur.headers.connection === 'close') resHeaders.connection = 'close';
       res.writeHead(ur.statusCode ?? 502, ur.statusMessage, resHeaders);
-      if (sse) res.flushHeaders(); // an SSE stream may stay silent for a while; the client needs its headers now
+      // A GET stream may stay silent for long; its client needs the headers now. Others go out with their first bytes.
+      if (sse && method === 'GET') res.flushHeaders();
       const chunks: Buffer[] = [];
       const parser = sse ? new SseParser() : undefined;
       const messages: string[] = [];

@@ -65,9 +65,11 @@ export async function listenHttp(matcher: TapeMatcher, options: HttpServeOptions
     }
     const method = req.method ?? 'GET';
     const path = (req.url ?? '/').split('?')[0];
+    const authorised = bearerToken(req.headers) !== undefined;
+    const prefer = (w: WireNote | undefined) => !w || !!w.auth === authorised;
     if (body === '') {
       const request = methodPathRequest(method, path);
-      const hit = matcher.match(request);
+      const hit = matcher.match(request, prefer);
       if (hit) return answerOne(res, hit, 'application/json', method === 'GET');
       options.onUnmatched(request);
       // MCP clients take 405 on the GET stream as "this server has none".
@@ -77,7 +79,7 @@ export async function listenHttp(matcher: TapeMatcher, options: HttpServeOptions
     if (isBatchPath(path) && body.includes('\n')) {
       const out: Buffer[] = [];
       for (const line of body.split('\n').map((l) => l.trim()).filter((l) => l !== '')) {
-        const hit = matcher.match(line);
+        const hit = matcher.match(line, prefer);
         if (hit) out.push(hit.bytes);
         else {
           options.onUnmatched(line);
@@ -88,7 +90,7 @@ export async function listenHttp(matcher: TapeMatcher, options: HttpServeOptions
     }
     const rpc = classifyRpc(body);
     const isRpc = rpc.type !== 'other';
-    const hit = matcher.match(body);
+    const hit = matcher.match(body, prefer);
     if (hit) return answerOne(res, hit, isRpc ? 'application/json' : 'application/x-ndjson', false);
     options.onUnmatched(body);
     if (rpc.type === 'notification' || rpc.type === 'response') return send(res, 202, 'application/json', '');

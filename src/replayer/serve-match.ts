@@ -58,9 +58,18 @@ export class TapeMatcher {
     return this.candidates.some((c) => c.wire !== undefined && test(c.wire));
   }
 
-  match(request: string): Match | undefined {
+  /**
+   * `prefer` ranks pairs recorded the same way first, used or not (over HTTP:
+   * with or without a bearer token, so an authorised client never gets a recorded 401).
+   */
+  match(request: string, prefer: (w: WireNote | undefined) => boolean = () => true): Match | undefined {
     const norm = this.normaliser.apply(request);
-    const exact = this.candidates.find((c) => !c.used && c.norm === norm) ?? this.candidates.find((c) => c.norm === norm);
+    const same = (c: Candidate) => c.norm === norm;
+    const exact =
+      this.candidates.find((c) => !c.used && same(c) && prefer(c.wire)) ??
+      this.candidates.find((c) => same(c) && prefer(c.wire)) ??
+      this.candidates.find((c) => !c.used && same(c)) ??
+      this.candidates.find(same);
     if (exact) {
       exact.used = true;
       return { pair: exact.pair, wire: exact.wire, response: exact.response, bytes: Buffer.from(exact.response, exact.pair.responseBytes ? 'latin1' : 'utf8') };

@@ -1,4 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { AGENT_SERVER, ROOT, run, tapedeck, useTempDirs } from './helpers/cli.js';
@@ -80,6 +81,31 @@ describe('seed 000 over HTTP', () => {
     const updated = await tapedeck(['replay', tape, '--update', '--auth-token', TOKEN, '--', ...SERVER_HTTP]);
     expect(updated.code).toBe(0);
     expect(readFileSync(tape, 'utf8')).toBe(readFileSync(GOLDEN, 'utf8'));
+  });
+
+  test('a token a server echoes in a body is stored as a placeholder and put back on replay', async () => {
+    // A running upstream that says who called it: the token lands in the response body.
+    const echo = createServer((req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/x-ndjson' });
+      res.end(`${JSON.stringify({ kind: 'log', text: `caller ${req.headers.authorization}` })}\n{"kind":"done","exit_code":0}\n`);
+    });
+    await new Promise<void>((r) => echo.listen(0, '127.0.0.1', r));
+    const upstream = `http://127.0.0.1:${(echo.address() as { port: number }).port}`;
+    try {
+      const tape = join(temp(), 'echo.ndjson');
+      const rec = await startTapedeck(['record', '--out', tape, '--transport', 'http', '--upstream', upstream]);
+      const res = await post(rec.address, '/v1/agent', '{"op":"whoami"}', `Bearer ${TOKEN}`);
+      expect(await res.text()).toContain(`caller Bearer ${TOKEN}`);
+      await rec.stop();
+      const text = readFileSync(tape, 'utf8');
+      expect(text).not.toContain(TOKEN);
+      expect(text).toContain('caller Bearer {{tapedeck.env.TAPEDECK_AUTH_TOKEN}}');
+      const replay = await tapedeck(['replay', tape, '--url', upstream, '--auth-token', TOKEN]);
+      expect(replay.stderr).toContain('0 drift(s)');
+      expect(replay.code).toBe(0);
+    } finally {
+      echo.close();
+    }
   });
 
   test('a server that dies mid-tape is TD1003 with its exit status; one that never answers is TD1002', async () => {

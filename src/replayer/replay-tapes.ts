@@ -5,7 +5,7 @@ import { readProtocolTape, type ProtocolTape } from '../tape/protocol-tape.js';
 import { placeholderFor, placeholdersIn, restore } from '../core/redact.js';
 import { replayProtocolTape, type ProtocolReplayOptions, type TapeReplayResult } from './protocol.js';
 import type { TransportTarget } from './transport-replay.js';
-import { wireOf } from '../tape/wire.js';
+import { AUTH_TOKEN_VAR, wireOf } from '../tape/wire.js';
 import { isTerminalTape } from '../tape/kind.js';
 import { expandTapes, selectShard, type Shard } from './run.js';
 // Terminal replay (node-pty, xterm, maybe Chromium) loads only when a .cast is in the run.
@@ -70,6 +70,9 @@ export async function replayTapes(patterns: readonly string[], options: ReplayTa
   const network = options.transport !== undefined && options.transport.transport !== 'auto' && (options.transport.url !== undefined || options.transport.socket !== undefined);
   if (paths.some((p) => !isTerminalTape(p)) && !command && !network) throw usageError('replay: protocol tapes need the server command after --, e.g. tapedeck replay tape.ndjson -- node server.js');
   const terminalCommand = hasProtocol ? undefined : command;
+  // --auth-token also stands for a token the recorder found in a body (stored as a placeholder).
+  const token = options.transport?.authToken;
+  const tokenEnv = token === undefined ? (options.protocol?.env ?? process.env) : { [AUTH_TOKEN_VAR]: token, ...(options.protocol?.env ?? process.env) };
   const prepared: Prepared[] = [];
   for (const path of paths) {
     if (isTerminalTape(path)) {
@@ -79,7 +82,7 @@ export async function replayTapes(patterns: readonly string[], options: ReplayTa
     else {
       const tape = await readProtocolTape(path);
       // A secret the tape needs but the environment lacks is bad input: found before any server starts.
-      requireRedactedValues(tape, options.protocol?.env ?? process.env);
+      requireRedactedValues(tape, tokenEnv);
       prepared.push({ kind: 'protocol', tape });
     }
   }

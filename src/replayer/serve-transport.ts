@@ -2,6 +2,7 @@ import type { Server } from 'node:net';
 import { type Endpoint, describeEndpoint, parseHostPort, privateSocketPath } from '../core/endpoint.js';
 import { Normaliser } from '../core/normalise.js';
 import { readProtocolTape, type ProtocolTape } from '../tape/protocol-tape.js';
+import { AUTH_TOKEN_VAR } from '../tape/wire.js';
 import type { ServeOptions, ServeResult, UnmatchedRequest } from './serve.js';
 import { listenHttp } from './serve-http.js';
 import { TapeMatcher } from './serve-match.js';
@@ -22,7 +23,9 @@ export interface TransportServeOptions extends Pick<ServeOptions, 'normaliser' |
 export async function serveTransport(tapeOrPath: ProtocolTape | string, options: TransportServeOptions): Promise<ServeResult> {
   const tape = typeof tapeOrPath === 'string' ? await readProtocolTape(tapeOrPath) : tapeOrPath;
   const log = options.log ?? ((m: string) => process.stderr.write(m));
-  const matcher = new TapeMatcher(tape, options.normaliser ?? new Normaliser(), options.env ?? process.env);
+  // --auth-token also stands for a token the recorder found in a body (stored as a placeholder).
+  const env = options.authToken === undefined ? (options.env ?? process.env) : { [AUTH_TOKEN_VAR]: options.authToken, ...(options.env ?? process.env) };
+  const matcher = new TapeMatcher(tape, options.normaliser ?? new Normaliser(), env);
   const unmatched: UnmatchedRequest[] = [];
   const onUnmatched = (request: string) => {
     unmatched.push({ request, index: unmatched.length + 1 });

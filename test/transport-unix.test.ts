@@ -108,6 +108,14 @@ describe('seed 000 over a Unix socket', () => {
     }
   });
 
+  test('a server that dies on a request is TD1003 with its exit status and stderr', async () => {
+    const res = await tapedeck(['replay', GOLDEN, '--', ...SERVER_UNIX], { env: { AGENT_SERVER_CRASH_ON: 'fmt', CI: 'true' } });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain(`${GOLDEN}:4: pair 4: server exited (exit code 3) before completing this response [TD1003]`);
+    expect(res.stderr).toContain('panic while handling fmt');
+    expect(res.stderr).toContain('3 later pair(s) not replayed');
+  });
+
   test('serve on a socket: 0600, a stale socket replaced, answers like the server, unlinked on exit', async () => {
     const dir = temp();
     chmodSync(dir, 0o700);

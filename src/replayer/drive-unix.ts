@@ -88,10 +88,12 @@ function driveSession(
       for (const line of lines.push(chunk)) framer.serverLine(line);
     });
     socket.once('connect', sendNext);
-    socket.once('error', (err) => {
-      if (k < 0) k = 0;
-      set(k, { actual: '', failure: { failure: 'refused', message: `cannot connect: ${err.message}`, partial: '' } });
-      finish(k);
+    let connected = false;
+    socket.once('connect', () => (connected = true));
+    socket.on('error', (err) => {
+      if (connected) return; // a reset mid-session: 'close' reports the exchange it cut
+      set(0, { actual: '', failure: { failure: 'refused', message: `cannot connect: ${err.message}`, partial: '' } });
+      finish(0);
     });
     socket.once('close', () => {
       const tail = lines.flush();

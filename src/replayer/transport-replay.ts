@@ -73,6 +73,9 @@ export async function replayOverTransport(tape: ProtocolTape, options: ProtocolR
       target.transport === 'unix' && endpoint.kind === 'unix' && !target.url
         ? await driveUnix(prepared, endpoint, { timeoutMs, authToken: target.authToken, boundary: options.boundary })
         : await driveHttp(prepared, endpoint, { timeoutMs, authToken: target.authToken });
+    // A server that broke the connection is likely exiting: let it, so its own status is reported.
+    const broke = run.outcomes[run.stoppedAt]?.failure;
+    if (server && !server.exit && broke && broke.failure !== 'timeout') await Promise.race([server.closed, new Promise((r) => setTimeout(r, 1000).unref())]);
   } finally {
     // A server that outlives its tape would answer the next tape's requests with stale state.
     if (server) await server.stop(500);

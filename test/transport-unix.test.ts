@@ -66,6 +66,13 @@ describe('seed 000 over a Unix socket', () => {
     expect(bySession(3 - first)).toEqual(b);
     for (const p of pairs) expect(p.response.trim().split('\n').at(-1)).toMatch(/"kind":"done"/);
 
+    // Appending another recording (seed 000's append mode): its session numbers on, never merged.
+    const again = await startTapedeck(['record', '--out', tape, '--transport', 'unix', '--', ...SERVER_UNIX]);
+    await converse(again.address.replace(/^unix:/, ''), ['{"op":"explain","code":"MT4099"}', '{"op":"halt"}']);
+    await again.stop();
+    const all = readFileSync(tape, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(all.slice(6).map((p) => p.wire.session)).toEqual([3, 3]);
+
     const replay = await tapedeck(['replay', tape, '--transport', 'unix', '--', ...SERVER_UNIX]);
     expect(replay.stderr).toContain('0 drift(s)');
     expect(replay.code).toBe(0);

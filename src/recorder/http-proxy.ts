@@ -1,9 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { Agent, createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { isUtf8 } from 'node:buffer';
 import { BodyTooLarge, DEFAULT_BODY_LIMIT, SseParser, bearerToken, endToEndHeaders, isSse, readBody } from '../core/http-wire.js';
 import { type Endpoint, describeEndpoint, listenTcp, listenUnix } from '../core/endpoint.js';
 import { redact } from '../core/redact.js';
-import { AUTH_TOKEN_VAR } from '../tape/wire.js';
+import { AUTH_TOKEN_VAR, lastNumbers } from '../tape/wire.js';
 import { type HttpExchange, pairsOf } from './http-pairs.js';
 import { TapeAppender } from './tape-writer.js';
 
@@ -40,15 +41,16 @@ export async function startHttpRecorder(options: HttpRecorderOptions): Promise<R
   const env = options.env ?? process.env;
   const agent = new Agent({ keepAlive: true });
   const sessions = new Map<string, number>();
+  const before = lastNumbers(options.out, (p) => readFileSync(p, 'utf8'));
   /** Pairs completed per MCP session, so replay opens a GET stream at the same point. */
   const completed = new Map<number, number>();
-  let batches = 0;
+  let batches = before.batch;
   const open = new Set<() => void>();
   const up = options.upstream;
 
   const sessionOf = (id: string | string[] | undefined): number | undefined => {
     if (typeof id !== 'string') return undefined;
-    if (!sessions.has(id)) sessions.set(id, sessions.size + 1);
+    if (!sessions.has(id)) sessions.set(id, before.session + sessions.size + 1);
     return sessions.get(id);
   };
 

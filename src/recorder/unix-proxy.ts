@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createServer, connect, type Socket } from 'node:net';
 import { type Boundary, ResponseFramer, responseBytes } from '../core/boundary.js';
 import { type Endpoint, describeEndpoint, listenUnix } from '../core/endpoint.js';
@@ -5,6 +6,7 @@ import { LineSplitter } from '../core/lines.js';
 import { redact } from '../core/redact.js';
 import type { RecorderHandle } from './http-proxy.js';
 import { TapeAppender } from './tape-writer.js';
+import { lastNumbers } from '../tape/wire.js';
 
 export interface UnixRecorderOptions {
   listen: Endpoint & { kind: 'unix' };
@@ -30,7 +32,8 @@ export async function startUnixRecorder(options: UnixRecorderOptions): Promise<R
   const names = options.redactEnv ?? [];
   const sockets = new Set<Socket>();
   const finishers = new Set<() => void>();
-  let sessions = 0;
+  // Appending to a tape: sessions number on from the ones already in it.
+  let sessions = lastNumbers(options.out, (p) => readFileSync(p, 'utf8')).session;
 
   const server = createServer((client) => {
     const session = ++sessions;

@@ -6,21 +6,23 @@ import type { DriveOptions, LiveOutcome, WirePair } from './drive-http.js';
 
 /**
  * Seed 000 over a Unix socket: each recorded session (connection) replayed on
- * a connection of its own, in tape order, each request sent once the previous
+ * a connection of its own, one session after another in order of first appearance, each request sent once the previous
  * response has ended (framed as over stdio), then the connection half-closed
  * and read to its end; what follows the last response belongs to it, as the
  * recorder stores it.
  */
 export async function driveUnix(pairs: readonly WirePair[], to: Endpoint & { kind: 'unix' }, options: DriveOptions & { boundary?: Boundary }): Promise<{ outcomes: LiveOutcome[]; stoppedAt: number }> {
   const outcomes: LiveOutcome[] = [];
-  let i = 0;
-  while (i < pairs.length) {
-    const session = pairs[i].wire?.session;
-    let end = i + 1;
-    while (end < pairs.length && pairs[end].wire?.session === session) end++;
-    const stop = await driveSession(pairs.slice(i, end), to, options, (k, o) => (outcomes[i + k] = o));
-    if (stop !== undefined) return { outcomes, stoppedAt: i + stop };
-    i = end;
+  // Pairs of one session go over one connection, whatever recorded sessions ran beside it.
+  const sessions = new Map<number | undefined, number[]>();
+  pairs.forEach((p, i) => {
+    const list = sessions.get(p.wire?.session);
+    if (list) list.push(i);
+    else sessions.set(p.wire?.session, [i]);
+  });
+  for (const indices of sessions.values()) {
+    const stop = await driveSession(indices.map((i) => pairs[i]), to, options, (k, o) => (outcomes[indices[k]] = o));
+    if (stop !== undefined) return { outcomes, stoppedAt: indices[stop] };
   }
   return { outcomes, stoppedAt: pairs.length };
 }

@@ -103,7 +103,7 @@ export async function replayOverTransport(tape: ProtocolTape, options: ProtocolR
   const stop = outcomes[stoppedAt]?.failure;
   if (stop) {
     const actual = outcomes[stoppedAt].actual;
-    const rest = prepared.length - stoppedAt - 1;
+    const rest = prepared.filter((_p, i) => outcomes[i] === undefined).length;
     const exited = server?.exit;
     const tail = server?.stderrTail().trimEnd() ?? '';
     const timeout = stop.failure === 'timeout';
@@ -117,9 +117,12 @@ export async function replayOverTransport(tape: ProtocolTape, options: ProtocolR
   }
 
   const compared: ComparedPair[] = [];
-  for (let i = 0; i < stoppedAt; i++) compared.push({ index: i, expected: prepared[i].expected, actual: outcomes[i]?.actual ?? '', ...ruleOf(prepared[i].send) });
-  for (const d of comparePairs(compared, normaliser)) drifts.push(driftAt(d.index, d.code, d.title, d.details, compared[d.index].actual));
-  for (let i = 0; i < stoppedAt; i++) {
+  // Pairs not run (after a stop) have no outcome; the stopped one is reported above.
+  const ran = (i: number) => outcomes[i] !== undefined && outcomes[i].failure === undefined;
+  for (let i = 0; i < prepared.length; i++) if (ran(i)) compared.push({ index: i, expected: prepared[i].expected, actual: outcomes[i].actual, ...ruleOf(prepared[i].send) });
+  for (const d of comparePairs(compared, normaliser)) drifts.push(driftAt(d.index, d.code, d.title, d.details, outcomes[d.index].actual));
+  for (let i = 0; i < prepared.length; i++) {
+    if (!ran(i)) continue;
     const recorded = prepared[i].wire?.status;
     const live = outcomes[i]?.status;
     if (recorded === undefined || live === undefined || recorded === live) continue;
@@ -135,7 +138,7 @@ export async function replayOverTransport(tape: ProtocolTape, options: ProtocolR
     pair: i + 1,
     line: p.pair.line,
     request: p.pair.request,
-    status: drifted.has(i) ? 'drifted' : i >= stoppedAt ? 'not-run' : 'ok',
+    status: drifted.has(i) ? 'drifted' : outcomes[i] === undefined ? 'not-run' : 'ok',
     expected: p.expected,
     actual: outcomes[i]?.actual,
   }));

@@ -59,3 +59,23 @@ export function isBatchPath(path: string): boolean {
 
 /** The variable a bearer token seen in a body is stored as; replay and serve take it from --auth-token. */
 export const AUTH_TOKEN_VAR = 'TAPEDECK_AUTH_TOKEN';
+
+/**
+ * The highest session and batch numbers already in a tape, so a recording
+ * appended to it (seed 000's append mode) numbers on instead of merging its
+ * sessions with the last ones. 0 when the tape is new or unreadable.
+ */
+export function lastNumbers(path: string, read: (p: string) => string): { session: number; batch: number } {
+  let text = '';
+  try {
+    text = read(path);
+  } catch {
+    return { session: 0, batch: 0 };
+  }
+  const max = (key: string) => {
+    let n = 0;
+    for (const m of text.matchAll(new RegExp(`"${key}":(\\d+)`, 'g'))) n = Math.max(n, Number(m[1]));
+    return n;
+  };
+  return { session: max('session'), batch: max('batch') };
+}

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { AGENT_SERVER, ROOT, run, tapedeck, useTempDirs } from './helpers/cli.js';
 import { startTapedeck } from './helpers/net.js';
+import '../src/matchers/index.js';
 
 const temp = useTempDirs();
 const TOKEN = 's3cret-token-value';
@@ -60,6 +61,12 @@ describe('seed 000 over HTTP', () => {
     expect(envelopes.at(-1)).toMatchObject({ kind: 'summary', drifts: 1, exit_code: 1 });
     expect(changed.stderr).toContain(`${tape}:9: pair 9: response drifted [TD1001]`);
     expect(changed.stderr).toContain('$.mty_version: expected "0.35.0", got "0.36.0"');
+  });
+
+  test('the vitest matcher replays over HTTP too', async () => {
+    await expect(GOLDEN).toReplayCleanly(SERVER_HTTP, { transport: { transport: 'http', authToken: TOKEN } });
+    const changed = { ...process.env, AGENT_SERVER_VERSION: '0.36.0' };
+    await expect(GOLDEN).not.toReplayCleanly(SERVER_HTTP, { env: changed, transport: { transport: 'http', authToken: TOKEN } });
   });
 
   test('a pair recorded with a bearer token needs --auth-token to replay (exit 2 naming the line)', async () => {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { AGENT_SERVER, ROOT, run, tapedeck, useTempDirs } from './helpers/cli.js';
 import { startTapedeck } from './helpers/net.js';
+import '../src/matchers/index.js';
 
 const temp = useTempDirs();
 const SERVER_UNIX = [...AGENT_SERVER, '--transport', 'unix', '--listen', '{{socket}}'];
@@ -113,6 +114,10 @@ describe('seed 000 over a Unix socket', () => {
     } finally {
       server.kill('SIGTERM');
     }
+  });
+
+  test('the vitest matcher replays a socket tape over the transport it was recorded on', async () => {
+    await expect(GOLDEN).toReplayCleanly(SERVER_UNIX);
   });
 
   test('a server that dies on a request is TD1003 with its exit status and stderr', async () => {

@@ -5,6 +5,8 @@ import { loadConfig } from '../core/config.js';
 import { Normaliser, parseFilter } from '../core/normalise.js';
 import { formatPair, readProtocolTape, type ProtocolTape } from '../tape/protocol-tape.js';
 import { replayProtocolTape } from '../replayer/protocol.js';
+import type { TransportTarget } from '../replayer/transport-replay.js';
+import { wireOf } from '../tape/wire.js';
 import { unacceptedDrifts } from '../replayer/replay-tapes.js';
 import { checkGolden } from '../core/golden-store.js';
 import { isTerminalTape } from '../tape/kind.js';
@@ -25,6 +27,11 @@ export interface ProtocolMatcherOptions {
   filter?: string[];
   env?: NodeJS.ProcessEnv;
   cwd?: string;
+  /**
+   * toReplayCleanly over HTTP or a Unix socket (the command then takes
+   * `{{port}}`/`{{socket}}`); by default, the transport the tape was recorded on.
+   */
+  transport?: TransportTarget;
 }
 
 function settings(options: ProtocolMatcherOptions) {
@@ -58,7 +65,12 @@ export async function toReplayCleanly(this: State, received: unknown, command?: 
   if (isTerminalTape(received)) return replayCastCleanly(this, received, command, options);
   assertCommand(command, 'toReplayCleanly');
   const update = updateModeFor(this) === 'all';
-  const result = await replayProtocolTape(received, { command, update, ...settings((options ?? {}) as ProtocolMatcherOptions) });
+  const opts = (options ?? {}) as ProtocolMatcherOptions;
+  const base = { command, update, ...settings(opts) };
+  const tape = await readProtocolTape(received);
+  const recordedOn = wireOf(tape.pairs[0]?.raw ?? '')?.transport;
+  const target = opts.transport ?? (recordedOn ? { transport: recordedOn } : undefined);
+  const result = target ? await (await import('../replayer/transport-replay.js')).replayOverTransport(tape, { ...base, target }) : await replayProtocolTape(tape, base);
   return replayVerdict(received, unacceptedDrifts(result), `${result.pairs.length} pairs`);
 }
 

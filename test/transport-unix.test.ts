@@ -147,13 +147,19 @@ describe('seed 000 over a Unix socket', () => {
     expect(existsSync(path)).toBe(false);
   });
 
-  test('a socket in a world-writable directory is refused (exit 2)', async () => {
+  test('bad input is exit 2 with a message: a world-writable directory, nothing at --socket, a command without {{socket}}', async () => {
     const dir = join(temp(), 'open');
     mkdirSync(dir);
     chmodSync(dir, 0o777);
     const res = await tapedeck(['serve', GOLDEN, '--transport', 'unix', '--listen', join(dir, 's.sock')]);
     expect(res.code).toBe(2);
     expect(res.stderr).toContain('is world-writable');
+    const absent = await tapedeck(['replay', GOLDEN, '--socket', join(dir, 'none.sock')]);
+    expect(absent.code).toBe(2);
+    expect(absent.stderr).toBe(`tapedeck: replay: nothing accepts connections at unix:${join(dir, 'none.sock')}\n`);
+    const rec = await tapedeck(['record', '--out', join(dir, 't.ndjson'), '--transport', 'unix', '--', ...AGENT_SERVER]);
+    expect(rec.code).toBe(2);
+    expect(rec.stderr).toContain('the server command must say where to listen with {{socket}}');
   });
 });
 

@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import { classifyRpc, type ResolvedRule } from '../core/boundary.js';
-import { type Endpoint, parseUpstream } from '../core/endpoint.js';
+import { type Endpoint, describeEndpoint, parseUpstream, waitUntilAccepting } from '../core/endpoint.js';
 import { TapedeckError, usageError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
 import { Normaliser } from '../core/normalise.js';
@@ -54,9 +54,12 @@ export async function replayOverTransport(tape: ProtocolTape, options: ProtocolR
 
   let server: LaunchedServer | undefined;
   let endpoint: Endpoint;
-  if (target.url) endpoint = parseUpstream(target.url, '--url');
-  else if (target.socket) endpoint = { kind: 'unix', path: target.socket };
-  else {
+  if (target.url || target.socket) {
+    endpoint = target.url ? parseUpstream(target.url, '--url') : { kind: 'unix', path: target.socket! };
+    // A running server that is not there is bad input (exit 2), not drift.
+    const where = describeEndpoint(endpoint);
+    await waitUntilAccepting(endpoint, () => `replay: nothing accepts connections at ${where}`);
+  } else {
     if (options.command.length === 0) throw usageError('replay: give the server command after -- (with {{port}} or {{socket}}), or --url/--socket of a running server');
     try {
       server = await LaunchedServer.start(options.command, target.transport, { env, cwd: options.cwd, output: 'capture' });

@@ -2,7 +2,8 @@
 // An MCP client over Streamable HTTP, built on the official SDK
 // (@modelcontextprotocol/sdk's Client and StreamableHTTPClientTransport):
 // initialize, list tools, call echo, call a long-running tool whose progress
-// notifications arrive over SSE, then end the session (DELETE). Prints one
+// notifications arrive over SSE (or `hello`, when the server has that tool),
+// then end the session (DELETE, when the server gave one). Prints one
 // JSON line per result and per notification, so two runs can be compared.
 //   mcp-http-client.mjs URL        (e.g. http://127.0.0.1:3001/mcp)
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -20,14 +21,18 @@ await client.connect(transport);
 print('server', client.getServerVersion());
 const { tools } = await client.listTools();
 print('tools', tools.map((t) => t.name).sort());
-print('echo', await client.callTool({ name: 'echo', arguments: { message: 'hello over http' } }));
-const progress = [];
-const long = await client.callTool(
-  { name: 'trigger-long-running-operation', arguments: { duration: 0, steps: 3 } },
-  undefined,
-  { onprogress: (p) => progress.push(p) },
-);
-print('progress', progress);
-print('long', long);
+const names = new Set(tools.map((t) => t.name));
+if (names.has('hello')) print('hello', await client.callTool({ name: 'hello', arguments: {} }));
+if (names.has('echo')) print('echo', await client.callTool({ name: 'echo', arguments: { message: 'hello over http' } }));
+if (names.has('trigger-long-running-operation')) {
+  const progress = [];
+  const long = await client.callTool(
+    { name: 'trigger-long-running-operation', arguments: { duration: 0, steps: 3 } },
+    undefined,
+    { onprogress: (p) => progress.push(p) },
+  );
+  print('progress', progress);
+  print('long', long);
+}
 await transport.terminateSession();
 await client.close();

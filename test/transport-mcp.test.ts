@@ -64,4 +64,28 @@ describe('MCP Streamable HTTP with the official SDK client', () => {
     expect(stopped.stderr).not.toContain('no recorded response');
     expect(stopped.code).toBe(0);
   });
+
+  test('JSON answers (a stateless SDK server with enableJsonResponse): recorded, replayed 0 and served to the SDK client', async () => {
+    const server = ['node', join(ROOT, 'examples/mcp-json-server.mjs'), '{{port}}'];
+    const tape = join(temp(), 'json.ndjson');
+    const rec = await startTapedeck(['record', '--out', tape, '--transport', 'http', '--', ...server]);
+    const direct = await run([...SDK_CLIENT, `${rec.address}/mcp`]);
+    expect(direct.code).toBe(0);
+    expect(direct.stdout).toContain('hello from a JSON answer');
+    await rec.stop();
+    const pairs = readFileSync(tape, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const call = pairs.find((p) => p.request.includes('"tools/call"'));
+    expect(call.wire).toMatchObject({ status: 200, content_type: 'application/json' });
+    expect(call.wire.sse).toBeUndefined();
+    expect(call.wire.session).toBeUndefined();
+    expect(JSON.parse(call.response).result.content[0].text).toBe('hello from a JSON answer');
+
+    const replay = await tapedeck(['replay', tape, '--', ...server]);
+    expect(replay.stderr).toContain('0 drift(s)');
+    expect(replay.code).toBe(0);
+    const srv = await startTapedeck(['serve', tape, '--transport', 'http']);
+    const served = await run([...SDK_CLIENT, `${srv.address}/mcp`]);
+    expect(served.stdout).toBe(direct.stdout);
+    expect((await srv.stop()).code).toBe(0);
+  });
 });

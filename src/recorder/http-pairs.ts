@@ -44,7 +44,7 @@ export function pairsOf(ex: HttpExchange, nextBatch: () => number): RecordedPair
   if (ex.contentType) wire.content_type = ex.contentType;
   if (ex.sse) wire.sse = true;
   if (ex.session !== undefined) wire.session = ex.session;
-  if (ex.after !== undefined) wire.after = ex.after;
+  if (ex.after !== undefined && ex.sse) wire.after = ex.after;
   if (ex.requestHeaders.authorization !== undefined) wire.auth = true;
   if (Object.keys(headers).length > 0) wire.headers = headers;
 

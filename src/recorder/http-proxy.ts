@@ -42,7 +42,7 @@ export async function startHttpRecorder(options: HttpRecorderOptions): Promise<R
   const agent = new Agent({ keepAlive: true });
   const sessions = new Map<string, number>();
   const before = lastNumbers(options.out, (p) => readFileSync(p, 'utf8'));
-  /** Pairs completed per MCP session, so replay opens a GET stream at the same point. */
+  /** Pairs completed per MCP session (0: none), so replay opens a GET stream at the same point. */
   const completed = new Map<number, number>();
   let batches = before.batch;
   const open = new Set<() => void>();
@@ -61,7 +61,7 @@ export async function startHttpRecorder(options: HttpRecorderOptions): Promise<R
       names.push(AUTH_TOKEN_VAR);
       redactWith = { ...env, [AUTH_TOKEN_VAR]: token };
     }
-    if (ex.session !== undefined) completed.set(ex.session, (completed.get(ex.session) ?? 0) + 1);
+    completed.set(ex.session ?? 0, (completed.get(ex.session ?? 0) ?? 0) + 1);
     const pairs = pairsOf(ex, () => ++batches);
     // Written just after the response has gone out, off the round trip; setImmediate keeps the order.
     setImmediate(() => {
@@ -85,7 +85,7 @@ export async function startHttpRecorder(options: HttpRecorderOptions): Promise<R
     const method = req.method ?? 'GET';
     const path = req.url ?? '/';
     const session = sessionOf(req.headers['mcp-session-id']);
-    const after = method === 'GET' && session !== undefined ? (completed.get(session) ?? 0) : undefined;
+    const after = method === 'GET' ? (completed.get(session ?? 0) ?? 0) : undefined;
     const headers = endToEndHeaders(req.headers);
     if (up.kind === 'tcp') headers.host = `${up.host}:${up.port}`;
     if (body.length > 0 || 'content-length' in req.headers) headers['content-length'] = String(body.length);

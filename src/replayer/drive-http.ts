@@ -50,16 +50,18 @@ export async function driveHttp(pairs: readonly WirePair[], to: Endpoint, option
   // Pairs of the GET stream, by session: opened early so no server message is missed.
   const streamPairs = new Map<number, WireNote>();
   const completed = new Map<number, number>();
-  for (const p of pairs) if (p.wire?.method === 'GET' && p.wire.sse && p.wire.session !== undefined) streamPairs.set(p.wire.session, p.wire);
+  // Keyed by session number; 0 for a server without sessions.
+  for (const p of pairs) if (p.wire?.method === 'GET' && p.wire.sse) streamPairs.set(p.wire.session ?? 0, p.wire);
 
   let i = 0;
   while (i < pairs.length) {
     const w = noteFor(pairs[i]);
-    if (w.method === 'GET' && w.sse && w.session !== undefined) {
-      const stream = streams.get(w.session) ?? openHttp(to, { method: 'GET', path: w.path ?? '/', headers: headersFor(w) });
-      streams.set(w.session, stream);
+    const key = w.session ?? 0;
+    if (w.method === 'GET' && w.sse) {
+      const stream = streams.get(key) ?? openHttp(to, { method: 'GET', path: w.path ?? '/', headers: headersFor(w) });
+      streams.set(key, stream);
       outcomes[i] = await closeStream(stream, countLines(pairs[i].expected), options.timeoutMs);
-      completed.set(w.session, (completed.get(w.session) ?? 0) + 1);
+      completed.set(key, (completed.get(key) ?? 0) + 1);
       i++;
       continue;
     }
@@ -74,14 +76,12 @@ export async function driveHttp(pairs: readonly WirePair[], to: Endpoint, option
     }
     const liveSession = answer.headers['mcp-session-id'];
     if (typeof liveSession === 'string' && w.session !== undefined && !sessionIds.has(w.session)) sessionIds.set(w.session, liveSession);
-    if (w.session !== undefined) {
-      const n = (completed.get(w.session) ?? 0) + group.length;
-      completed.set(w.session, n);
-      // The GET stream opens where the recording opened it: after as many pairs of its session.
-      const sw = streamPairs.get(w.session);
-      if (sw && !streams.has(w.session) && sessionIds.has(w.session) && n >= (sw.after ?? 0)) {
-        streams.set(w.session, openHttp(to, { method: 'GET', path: sw.path ?? w.path ?? '/', headers: headersFor(sw) }));
-      }
+    const n = (completed.get(key) ?? 0) + group.length;
+    completed.set(key, n);
+    // The GET stream opens where the recording opened it: after as many pairs of its session.
+    const sw = streamPairs.get(key);
+    if (sw && !streams.has(key) && (w.session === undefined || sessionIds.has(w.session)) && n >= (sw.after ?? 0)) {
+      streams.set(key, openHttp(to, { method: 'GET', path: sw.path ?? w.path ?? '/', headers: headersFor(sw) }));
     }
     const parts = group.length > 1 ? splitAtDone(answer.body, group.length) : [answer.body];
     group.forEach((_p, k) => (outcomes[i + k] = { actual: parts[k] ?? '', status: answer.status }));

@@ -19,9 +19,9 @@
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { resolve } from 'node:path';
-import { serveHttp, serveUnix } from './agent-server-transports.mjs';
 
-const VERSION = process.env.AGENT_SERVER_VERSION ?? '0.35.0';
+const VERSION = '0.35.0';
+const REPORTED_VERSION = process.env.AGENT_SERVER_VERSION ?? VERSION;
 const root = process.env.AGENT_SERVER_ROOT ?? new URL('./project/', import.meta.url).pathname;
 
 const EXPLAIN = {
@@ -134,7 +134,7 @@ export function handleLine(line, out) {
     case 'explain': return explain(req);
     case 'fmt': return fmt(req);
     case 'version':
-      send({ kind: 'result', op: 'version', ok: true, mty_version: VERSION, agent_protocol: '1.0' });
+      send({ kind: 'result', op: 'version', ok: true, mty_version: REPORTED_VERSION, agent_protocol: '1.0' });
       return done(0);
     case 'halt':
       done(0);
@@ -144,7 +144,7 @@ export function handleLine(line, out) {
   }
 }
 
-export const versionBody = () => ({ mty_version: VERSION, agent_protocol: '1.0' });
+export const versionBody = () => ({ mty_version: REPORTED_VERSION, agent_protocol: '1.0' });
 
 const argv = process.argv.slice(2);
 const flag = (name) => {
@@ -152,10 +152,13 @@ const flag = (name) => {
   return i >= 0 ? argv[i + 1] : undefined;
 };
 const transport = flag('--transport') ?? 'stdio';
+// The network transports load only when asked for, so the stdio server stays one self-contained file.
 if (transport === 'http') {
+  const { serveHttp } = await import('./agent-server-transports.mjs');
   const port = flag('--port');
   serveHttp(flag('--listen') ?? (port ? `127.0.0.1:${port}` : '127.0.0.1:9090'), flag('--auth-token'), handleLine, versionBody);
 } else if (transport === 'unix') {
+  const { serveUnix } = await import('./agent-server-transports.mjs');
   serveUnix(flag('--listen') ?? flag('--socket') ?? '/tmp/mty-agent.sock', handleLine);
 } else {
   const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });

@@ -32,7 +32,11 @@ const EXPLAIN = {
 // Where the current request's response goes: stdout, an HTTP response or a socket.
 let write = (text) => process.stdout.write(text);
 const send = (obj) => write(`${JSON.stringify(obj)}\n`);
-const done = (code) => send({ kind: 'done', exit_code: code });
+let lastExitCode = 0;
+const done = (code) => {
+  lastExitCode = code;
+  send({ kind: 'done', exit_code: code });
+};
 
 function readSource(path) {
   try {
@@ -160,6 +164,14 @@ if (transport === 'http') {
 } else if (transport === 'unix') {
   const { serveUnix } = await import('./agent-server-transports.mjs');
   serveUnix(flag('--listen') ?? flag('--socket') ?? '/tmp/mty-agent.sock', handleLine);
+} else if (process.argv.includes('--single-shot')) {
+  // Seed 000's --single-shot: the whole of stdin is one request; exit with its done code.
+  const chunks = [];
+  process.stdin.on('data', (c) => chunks.push(c));
+  process.stdin.on('end', () => {
+    handleLine(Buffer.concat(chunks).toString('utf8').trim(), (text) => process.stdout.write(text));
+    process.exitCode = lastExitCode;
+  });
 } else {
   const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
   const toStdout = (text) => process.stdout.write(text);

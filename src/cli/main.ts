@@ -55,20 +55,43 @@ for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]
   process.on(signal, onSignal);
 }
 
+/**
+ * Exits once stdout and stderr have handed every byte to the OS. process.exit()
+ * drops what is still queued for a pipe whose reader is slow (a 1 MB --json
+ * through `| (sleep 1; cat)` was cut at 64 KiB), so wait for both write queues.
+ */
+export function exitWhenFlushed(code: number): void {
+  process.exitCode = code;
+  let waiting = 2;
+  const done = () => {
+    if (--waiting === 0) process.exit(code);
+  };
+  for (const stream of [process.stdout, process.stderr]) {
+    let flushed = false;
+    const once = () => {
+      if (!flushed) (flushed = true), done();
+    };
+    // A reader that went away (EPIPE) has nothing left to receive.
+    stream.once('error', once);
+    if (stream.destroyed || !stream.writable) once();
+    else stream.write('', once);
+  }
+}
+
 main(process.argv.slice(2)).then(
   (code) => {
     // Exit explicitly: a paused stdin or a finished child's pipes must not keep the CLI alive.
-    process.exit(code);
+    exitWhenFlushed(code);
   },
   (err: unknown) => {
     if (err instanceof TapedeckError) {
       process.stderr.write(`tapedeck: ${err.describe()}\n`);
-      process.exit(err.exitCode);
+      exitWhenFlushed(err.exitCode);
     } else {
       const e = err as Error;
       process.stderr.write(`tapedeck: internal error: ${e?.message ?? String(err)}\n`);
       if (process.env.TAPEDECK_DEBUG) process.stderr.write(`${e?.stack}\n`);
-      process.exit(ExitCode.usage);
+      exitWhenFlushed(ExitCode.usage);
     }
   },
 );

@@ -1,4 +1,4 @@
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, ftruncateSync, openSync, writeSync } from 'node:fs';
 import { formatPair } from '../tape/protocol-tape.js';
 import { type WireNote, withWire } from '../tape/wire.js';
 
@@ -13,6 +13,10 @@ export class TapeAppender {
   written = 0;
   failed = 0;
   firstError?: string;
+  /** Where the last pair's line starts, to amend it with late server output. */
+  private last?: { offset: number; request: string; response: Buffer | string };
+  /** The tape's size as this appender left it (counted, not asked for per pair). */
+  private size = 0;
 
   constructor(
     readonly path: string,
@@ -20,6 +24,7 @@ export class TapeAppender {
   ) {
     try {
       this.fd = openSync(path, 'a');
+      this.size = fstatSync(this.fd).size;
     } catch (err) {
       this.fail(err);
     }
@@ -33,15 +38,38 @@ export class TapeAppender {
       return;
     }
     try {
+      this.last = { offset: this.size, request, response };
       // Synchronous: each pair is on disk before the next is taken, so a crash
       // of either process loses at most the exchange in flight.
       const buf = Buffer.from(line, 'utf8');
       let off = 0;
       while (off < buf.length) off += writeSync(this.fd, buf, off, buf.length - off);
+      this.size += buf.length;
       this.written++;
     } catch (err) {
       this.failed++;
       this.fail(err);
+    }
+  }
+
+  /**
+   * Adds bytes the server wrote after the last pair was written (a late
+   * notification before it exited) to that pair, by rewriting the tape's last
+   * line: pairs go to disk as soon as they are complete, and late output still
+   * lands where the recorder documents it.
+   */
+  amendLast(extra: Buffer): boolean {
+    if (this.fd === undefined || !this.last || extra.length === 0) return false;
+    const { offset, request, response } = this.last;
+    try {
+      ftruncateSync(this.fd, offset);
+      this.size = offset;
+      this.written--;
+      this.append(request, Buffer.concat([typeof response === 'string' ? Buffer.from(response, 'utf8') : response, extra]));
+      return true;
+    } catch (err) {
+      this.fail(err);
+      return false;
     }
   }
 

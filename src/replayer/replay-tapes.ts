@@ -1,11 +1,11 @@
 import { availableParallelism } from 'node:os';
 import { usageError } from '../core/errors.js';
 import type { Drift } from '../core/drift.js';
-import { readProtocolTape, type ProtocolTape } from '../tape/protocol-tape.js';
-import { placeholderFor, placeholdersIn, restore } from '../core/redact.js';
 import { replayProtocolTape, type ProtocolReplayOptions, type TapeReplayResult } from './protocol.js';
 import type { TransportTarget } from './transport-replay.js';
 import { AUTH_TOKEN_VAR, wireOf } from '../tape/wire.js';
+import { prepareProtocolTape, type PreparedTape } from './protocol-prepare.js';
+import { requireServerCommand } from './settings.js';
 import { isTerminalTape } from '../tape/kind.js';
 import { expandTapes, selectShard, type Shard } from './run.js';
 // Terminal replay (node-pty, xterm, maybe Chromium) loads only when a .cast is in the run.
@@ -50,15 +50,9 @@ export interface ReplayTapesResult {
   durationMs: number;
 }
 
-function requireRedactedValues(tape: ProtocolTape, env: NodeJS.ProcessEnv): void {
-  for (const pair of tape.pairs) {
-    for (const name of placeholdersIn(pair.request + pair.response)) restore(placeholderFor(name), env, { file: tape.path, line: pair.line });
-  }
-}
-
 export { isTerminalTape };
 
-type Prepared = { kind: 'protocol'; tape: ProtocolTape } | { kind: 'terminal'; plan: TerminalPlan };
+type Prepared = { kind: 'protocol'; tape: PreparedTape } | { kind: 'terminal'; plan: TerminalPlan };
 
 export async function replayTapes(patterns: readonly string[], options: ReplayTapesOptions): Promise<ReplayTapesResult> {
   const started = performance.now();
@@ -68,7 +62,7 @@ export async function replayTapes(patterns: readonly string[], options: ReplayTa
   const paths = selectShard(all, options.shard);
   const command = options.command && options.command.length > 0 ? options.command : undefined;
   const network = options.transport !== undefined && options.transport.transport !== 'auto' && (options.transport.url !== undefined || options.transport.socket !== undefined);
-  if (paths.some((p) => !isTerminalTape(p)) && !command && !network) throw usageError('replay: protocol tapes need the server command after --, e.g. tapedeck replay tape.ndjson -- node server.js');
+  if (paths.some((p) => !isTerminalTape(p)) && !network) requireServerCommand(command);
   const terminalCommand = hasProtocol ? undefined : command;
   // --auth-token also stands for a token the recorder found in a body (stored as a placeholder).
   const token = options.transport?.authToken;
@@ -80,15 +74,13 @@ export async function replayTapes(patterns: readonly string[], options: ReplayTa
       prepared.push({ kind: 'terminal', plan: await planTerminalReplay(path, { ...options.terminal, command: terminalCommand }) });
     }
     else {
-      const tape = await readProtocolTape(path);
-      // A secret the tape needs but the environment lacks is bad input: found before any server starts.
-      requireRedactedValues(tape, tokenEnv);
-      prepared.push({ kind: 'protocol', tape });
+      // A secret the tape needs but the environment lacks, or an empty tape, is bad input: found before any server starts.
+      prepared.push({ kind: 'protocol', tape: await prepareProtocolTape(path, { ...options.protocol, env: tokenEnv }) });
     }
   }
-  const replayProtocol = async (tape: ProtocolTape): Promise<ProtocolTapeResult> => {
+  const replayProtocol = async (tape: PreparedTape): Promise<ProtocolTapeResult> => {
     const choice = options.transport;
-    const recordedOn = choice?.transport === 'auto' ? wireOf(tape.pairs[0]?.raw ?? '')?.transport : undefined;
+    const recordedOn = choice?.transport === 'auto' ? wireOf(tape.tape.pairs[0]?.raw ?? '')?.transport : undefined;
     const target = choice?.transport === 'auto' ? (recordedOn ? { transport: recordedOn, authToken: choice.authToken } : undefined) : choice;
     // The network transports load only when a tape travels over one.
     if (target) return { ...(await (await import('./transport-replay.js')).replayOverTransport(tape, { ...options.protocol, command: command ?? [], target })), kind: 'protocol' };
@@ -137,8 +129,7 @@ export interface ReplayRunOptions extends ProtocolReplayOptions {
 /** Protocol tapes only, each against its own fresh server: replayTapes with one kind. */
 export async function replayProtocolTapes(patterns: readonly string[], options: ReplayRunOptions): Promise<ReplayTapesResult> {
   const { jobs, shard, command, ...protocol } = options;
-  const paths = await expandTapes(patterns);
-  const terminal = paths.find(isTerminalTape);
+  const terminal = patterns.find(isTerminalTape);
   if (terminal) throw usageError(`${terminal} is a terminal tape; use replayTapes for a mix of kinds`);
-  return replayTapes(paths, { command, protocol, jobs, shard });
+  return replayTapes(patterns, { command, protocol, jobs, shard });
 }

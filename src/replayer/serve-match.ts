@@ -4,6 +4,7 @@ import { restore } from '../core/redact.js';
 import type { ProtocolTape, TapePair } from '../tape/protocol-tape.js';
 import { type WireNote, wireOf } from '../tape/wire.js';
 import { splitMessages } from './compare.js';
+import { closestRequest } from './serve-closest.js';
 
 interface Candidate {
   wire?: WireNote;
@@ -40,7 +41,7 @@ export class TapeMatcher {
     this.candidates = tape.pairs.map((pair) => {
       const where = { file: tape.path, line: pair.line };
       const request = restore(pair.request, env, where);
-      const norm = normaliser.apply(request);
+      const norm = normaliser.forRequest(request).apply(request);
       return {
         pair,
         wire: wireOf(pair.raw),
@@ -63,7 +64,7 @@ export class TapeMatcher {
    * with or without a bearer token, so an authorised client never gets a recorded 401).
    */
   match(request: string, prefer: (w: WireNote | undefined) => boolean = () => true): Match | undefined {
-    const norm = this.normaliser.apply(request);
+    const norm = this.normaliser.forRequest(request).apply(request);
     const same = (c: Candidate) => c.norm === norm;
     const exact =
       this.candidates.find((c) => !c.used && same(c) && prefer(c.wire)) ??
@@ -82,6 +83,13 @@ export class TapeMatcher {
     renumbered.used = true;
     const response = renumberResponse(renumbered.response, classifyRpc(renumbered.request), rpc.id);
     return { pair: renumbered.pair, wire: renumbered.wire, response, bytes: Buffer.from(response, renumbered.pair.responseBytes ? 'latin1' : 'utf8') };
+  }
+
+  /** The recorded request nearest to one that matched nothing (unused ones first), with how it differs. */
+  closest(request: string) {
+    const norm = this.normaliser.forRequest(request).apply(request);
+    const unused = this.candidates.filter((c) => !c.used);
+    return closestRequest(norm, unused.length > 0 ? unused : this.candidates);
   }
 
   unused(): Array<{ line: number; request: string }> {

@@ -63,5 +63,5 @@ export async function serveTransport(tapeOrPath: ProtocolTape | string, options:
   }
   const served = tape.pairs.length - unused.length;
   const failed = unmatched.length > 0 || (unused.length > 0 && !options.allowUnused);
-  return { served, unmatched, unused, exitCode: failed ? 1 : 0 };
+  return { served, unmatched, unused, appended: 0, exitCode: failed ? 1 : 0 };
 }

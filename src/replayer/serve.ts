@@ -2,6 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import { LineSplitter } from '../core/lines.js';
 import { Normaliser } from '../core/normalise.js';
 import { readProtocolTape, type ProtocolTape } from '../tape/protocol-tape.js';
+import { Passthrough } from './serve-passthrough.js';
 import { TapeMatcher, unmatchedReply } from './serve-match.js';
 
 export interface ServeOptions {
@@ -13,6 +14,10 @@ export interface ServeOptions {
   /** Where "unmatched"/"unused" reports go (default stderr). */
   log?: (message: string) => void;
   env?: NodeJS.ProcessEnv;
+  /** A real server for the requests the tape cannot answer; its answers are appended to the tape. */
+  passthrough?: readonly string[];
+  /** How long the passthrough server may take per response (default 10000). */
+  timeoutMs?: number;
 }
 
 export interface UnmatchedRequest {
@@ -25,6 +30,8 @@ export interface ServeResult {
   served: number;
   unmatched: UnmatchedRequest[];
   unused: Array<{ line: number; request: string }>;
+  /** Pairs answered by the passthrough server and appended to the tape. */
+  appended: number;
   /** 1 when a request went unmatched or (without allowUnused) a pair went unused. */
   exitCode: 0 | 1;
 }
@@ -45,20 +52,34 @@ export async function serveTape(tapeOrPath: ProtocolTape | string, options: Serv
   const matcher = new TapeMatcher(tape, normaliser, env);
 
   const unmatched: UnmatchedRequest[] = [];
+  const history: string[] = [];
+  const passthrough = options.passthrough?.length ? new Passthrough(options.passthrough, tape.path, options.timeoutMs ?? 10_000, log, env) : undefined;
   let served = 0;
   let index = 0;
-  const answer = (line: string) => {
+  const answer = async (line: string) => {
     const request = line.trim();
     if (request === '') return;
     index++;
     const hit = matcher.match(request);
     if (hit) {
       served++;
+      history.push(request);
       output.write(hit.bytes);
+      return;
+    }
+    if (passthrough) {
+      const response = await passthrough.forward(request, history);
+      history.push(request);
+      output.write(response);
       return;
     }
     unmatched.push({ request, index });
     log(`tapedeck serve: ${tape.path}: no recorded response matches request ${index}: ${request}\n`);
+    const closest = matcher.closest(request);
+    if (closest) {
+      log(`  closest recorded request (${tape.path}:${closest.candidate.pair.line}): ${closest.candidate.request}\n`);
+      for (const d of closest.details) log(`    ${d}\n`);
+    }
     output.write(unmatchedReply(request));
   };
 
@@ -68,22 +89,29 @@ export async function serveTape(tapeOrPath: ProtocolTape | string, options: Serv
   output.on('error', () => {
     clientGone = true;
   });
+  // One request at a time, in order: a passthrough answer must not be overtaken by a taped one.
+  let chain: Promise<void> = Promise.resolve();
+  const queue = (l: string) => {
+    chain = chain.then(() => (clientGone ? undefined : answer(l)));
+  };
   await new Promise<void>((resolve, reject) => {
     input.on('data', (chunk: Buffer | string) => {
-      for (const l of lines.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk)) if (!clientGone) answer(l.toString('utf8'));
+      for (const l of lines.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk)) queue(l.toString('utf8'));
     });
     input.once('end', () => {
       const tail = lines.flush();
-      if (tail) answer(tail.toString('utf8'));
+      if (tail) queue(tail.toString('utf8'));
       resolve();
     });
     input.once('error', reject);
   });
+  await chain;
+  await passthrough?.close();
 
   const unused = matcher.unused();
   if (unused.length > 0 && !options.allowUnused) {
     for (const u of unused) log(`tapedeck serve: ${tape.path}:${u.line}: recorded pair never requested: ${u.request}\n`);
   }
   const failed = unmatched.length > 0 || (unused.length > 0 && !options.allowUnused);
-  return { served, unmatched, unused, exitCode: failed ? 1 : 0 };
+  return { served, unmatched, unused, appended: passthrough?.appended ?? 0, exitCode: failed ? 1 : 0 };
 }

@@ -5,7 +5,6 @@ import { TapedeckError, usageError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
 import { Normaliser } from '../core/normalise.js';
 import { describeExit } from '../core/process.js';
-import { restore } from '../core/redact.js';
 import { LaunchedServer } from '../core/server-launch.js';
 import type { ProtocolTape } from '../tape/protocol-tape.js';
 import { AUTH_TOKEN_VAR, wireOf } from '../tape/wire.js';
@@ -13,6 +12,7 @@ import { type ComparedPair, comparePairs } from './compare.js';
 import type { Drift } from '../core/drift.js';
 import { type LiveOutcome, type WirePair, driveHttp } from './drive-http.js';
 import { driveUnix } from './drive-unix.js';
+import { prepareProtocolTape, type PreparedTape } from './protocol-prepare.js';
 import { type PairOutcome, type ProtocolReplayOptions, type TapeReplayResult, redactFor } from './protocol.js';
 import { replaceResponse, rewriteTape } from './update.js';
 
@@ -27,7 +27,7 @@ export interface TransportTarget {
   authToken?: string;
 }
 
-type Prepared = WirePair & { pair: ProtocolTape['pairs'][number] };
+type Prepared = WirePair & { pair: ProtocolTape['pairs'][number]; normaliser: Normaliser };
 
 /**
  * Replays a protocol tape over HTTP or a Unix socket: a fresh server per tape
@@ -36,20 +36,22 @@ type Prepared = WirePair & { pair: ProtocolTape['pairs'][number] };
  * normalisers, drift codes, --update and pending candidates), plus the HTTP
  * status.
  */
-export async function replayOverTransport(tape: ProtocolTape, options: ProtocolReplayOptions & { target: TransportTarget }): Promise<TapeReplayResult> {
+export async function replayOverTransport(source: ProtocolTape | PreparedTape | string, options: ProtocolReplayOptions & { target: TransportTarget }): Promise<TapeReplayResult> {
   const started = performance.now();
   const { target } = options;
   const env: NodeJS.ProcessEnv = { ...(options.env ?? process.env) };
   if (target.authToken !== undefined) env[AUTH_TOKEN_VAR] ??= target.authToken;
   const normaliser = options.normaliser ?? new Normaliser();
   const timeoutMs = options.timeoutMs ?? 10_000;
-  const prepared: Prepared[] = tape.pairs.map((pair) => {
-    const where = { file: tape.path, line: pair.line };
-    const wire = wireOf(pair.raw);
+  // Read, validated, secrets restored and scoped normalisers chosen as for stdio (an empty tape is exit 2).
+  const ready = typeof source !== 'string' && 'sessions' in source ? source : await prepareProtocolTape(source, { ...options, env, normaliser });
+  const tape = ready.tape;
+  const prepared: Prepared[] = ready.pairs.map((p) => {
+    const wire = wireOf(p.pair.raw);
     if (wire?.auth && target.authToken === undefined) {
-      throw new TapedeckError('TD2012', 'this pair was recorded with a bearer token: give --auth-token', { exitCode: ExitCode.usage, location: where });
+      throw new TapedeckError('TD2012', 'this pair was recorded with a bearer token: give --auth-token', { exitCode: ExitCode.usage, location: { file: tape.path, line: p.pair.line } });
     }
-    return { pair, wire, send: restore(pair.request, env, where), expected: restore(pair.responseBytes ? pair.responseBytes.toString('latin1') : pair.response, env, where) };
+    return { pair: p.pair, wire, send: p.send, expected: p.expected, normaliser: p.normaliser };
   });
 
   let server: LaunchedServer | undefined;
@@ -122,7 +124,7 @@ export async function replayOverTransport(tape: ProtocolTape, options: ProtocolR
   const compared: ComparedPair[] = [];
   // Pairs not run (after a stop) have no outcome; the stopped one is reported above.
   const ran = (i: number) => outcomes[i] !== undefined && outcomes[i].failure === undefined;
-  for (let i = 0; i < prepared.length; i++) if (ran(i)) compared.push({ index: i, expected: prepared[i].expected, actual: outcomes[i].actual, ...ruleOf(prepared[i].send) });
+  for (let i = 0; i < prepared.length; i++) if (ran(i)) compared.push({ index: i, expected: prepared[i].expected, actual: outcomes[i].actual, normaliser: prepared[i].normaliser, ...ruleOf(prepared[i].send) });
   for (const d of comparePairs(compared, normaliser)) drifts.push(driftAt(d.index, d.code, d.title, d.details, outcomes[d.index].actual));
   for (let i = 0; i < prepared.length; i++) {
     if (!ran(i)) continue;

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseBoundary } from '../../core/boundary.js';
 import { usageError } from '../../core/errors.js';
 import { recordProtocol } from '../../recorder/protocol-tap.js';
@@ -13,6 +16,10 @@ The kind comes from the extension: .ndjson/.jsonl record a protocol tape, .cast 
 protocol options:
   --boundary RULE      where a response ends: auto (default), done, jsonrpc, idle:MS
   --redact-env NAME    store NAME's value as {{tapedeck.env.NAME}} (repeatable)
+  --grace-ms N         after end of input, or a signal passed on, how long the server may take
+                       to exit before its process group is stopped (default 2000)
+  {{tapedeck.tmpdir}} in CMD is a fresh scratch directory (removed afterwards), stored in the tape
+  as the placeholder, so a replay's own scratch directory matches.
 
 protocol over a network transport (a recording proxy; stops on SIGINT/SIGTERM or when CMD exits):
   --transport T        stdio (default), http or unix
@@ -65,15 +72,22 @@ async function recordProtocolCommand(own: string[], command: string[]): Promise<
     kind: { type: 'string' },
     boundary: { type: 'string', default: 'auto' },
     'redact-env': { type: 'string', multiple: true, default: [] },
+    'grace-ms': { type: 'string' },
   });
   if (positionals.length > 0) throw usageError(`record: unexpected argument ${JSON.stringify(positionals[0])} (the command goes after --)`);
+  const graceMs = parseIntOption('grace-ms', values['grace-ms'], 2000, 0);
+  const dir = command.some((a) => a.includes('{{tapedeck.tmpdir}}')) ? mkdtempSync(join(tmpdir(), 'tapedeck-scratch-')) : undefined;
+  const argv = dir ? command.map((a) => a.split('{{tapedeck.tmpdir}}').join(dir)) : command;
   const result = await recordProtocol({
-    command: command[0],
-    args: command.slice(1),
+    command: argv[0],
+    args: argv.slice(1),
     out: values.out!,
     boundary: parseBoundary(values.boundary!),
     redactEnv: values['redact-env'],
-  });
+    graceMs,
+    tmpdir: dir,
+    env: dir ? { ...process.env, TAPEDECK_TMPDIR: dir } : undefined,
+  }).finally(() => dir && rmSync(dir, { recursive: true, force: true }));
   if (result.pairsNotWritten > 0) {
     process.stderr.write(`tapedeck: ${result.pairsNotWritten} pair(s) were not recorded to ${values.out}\n`);
   }

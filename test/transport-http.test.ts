@@ -58,7 +58,9 @@ describe('seed 000 over HTTP', () => {
     const changed = await tapedeck(['replay', tape, '--transport', 'http', '--auth-token', TOKEN, '--json', '--', ...SERVER_HTTP], { env: { AGENT_SERVER_VERSION: '0.36.0', CI: 'true' } });
     expect(changed.code).toBe(1);
     const envelopes = changed.stdout.trim().split('\n').map((l) => JSON.parse(l));
-    expect(envelopes.at(-1)).toMatchObject({ kind: 'summary', drifts: 1, exit_code: 1 });
+    // stdout carries only the seed-001 envelopes: one drift, at the version pair.
+    expect(envelopes).toHaveLength(1);
+    expect(envelopes[0]).toMatchObject({ code: 'TD1001', span: { line: 9 } });
     expect(changed.stderr).toContain(`${tape}:9: pair 9: response drifted [TD1001]`);
     expect(changed.stderr).toContain('$.mty_version: expected "0.35.0", got "0.36.0"');
   });

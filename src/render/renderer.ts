@@ -16,7 +16,7 @@ import type { ScreenSnapshot } from '../session/screen.js';
 export const BROWSER_BACKEND = 'xterm-dom-chromium';
 
 export interface RenderOptions extends RepaintOptions {
-  /** A built-in profile name (dark, light) or a profile object; default dark (or TAPEDECK_PROFILE). */
+  /** A built-in profile name (reference-dark, reference-light; aliases dark, light) or a profile object; default reference-dark (or TAPEDECK_PROFILE). */
   profile?: string | RenderProfile;
 }
 

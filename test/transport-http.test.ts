@@ -102,10 +102,21 @@ describe('seed 000 over HTTP', () => {
     const upstream = `http://127.0.0.1:${(echo.address() as { port: number }).port}`;
     try {
       const tape = join(temp(), 'echo.ndjson');
-      const rec = await startTapedeck(['record', '--out', tape, '--transport', 'http', '--upstream', upstream]);
+      const rec = await startTapedeck(['record', '--out', tape, '--transport', 'http', '--upstream', upstream, '--max-body', '256']);
       const res = await post(rec.address, '/v1/agent', '{"op":"whoami"}', `Bearer ${TOKEN}`);
       expect(await res.text()).toContain(`caller Bearer ${TOKEN}`);
+      // Bodies over --max-body are refused, whether declared up front or streamed in chunks.
+      expect((await post(rec.address, '/v1/agent', 'x'.repeat(300))).status).toBe(413);
+      const chunks = new ReadableStream({
+        start(c) {
+          for (let i = 0; i < 4; i++) c.enqueue(new TextEncoder().encode('y'.repeat(100)));
+          c.close();
+        },
+      });
+      const streamed = await fetch(`${rec.address}/v1/agent`, { method: 'POST', body: chunks, duplex: 'half' } as RequestInit);
+      expect(streamed.status).toBe(413);
       await rec.stop();
+      expect(readFileSync(tape, 'utf8').trim().split('\n')).toHaveLength(1); // refused bodies are not recorded
       const text = readFileSync(tape, 'utf8');
       expect(text).not.toContain(TOKEN);
       expect(text).toContain('caller Bearer {{tapedeck.env.TAPEDECK_AUTH_TOKEN}}');

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Agent, createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { isUtf8 } from 'node:buffer';
-import { BodyTooLarge, DEFAULT_BODY_LIMIT, SseParser, bearerToken, endToEndHeaders, isSse, readBody } from '../core/http-wire.js';
+import { DEFAULT_BODY_LIMIT, SseParser, bearerToken, endToEndHeaders, isSse } from '../core/http-wire.js';
 import { type Endpoint, describeEndpoint, listenTcp, listenUnix } from '../core/endpoint.js';
 import { redact } from '../core/redact.js';
 import { AUTH_TOKEN_VAR, lastNumbers } from '../tape/wire.js';
@@ -72,15 +72,16 @@ export async function startHttpRecorder(options: HttpRecorderOptions): Promise<R
     });
   };
 
-  const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    let body: Buffer;
-    try {
-      body = await readBody(req, limit);
-    } catch (err) {
-      const tooLarge = err instanceof BodyTooLarge;
-      res.writeHead(tooLarge ? 413 : 400, { 'Content-Type': 'application/json', Connection: 'close' });
-      res.end(`${JSON.stringify({ kind: 'error', message: tooLarge ? `tapedeck: request body over ${limit} bytes` : 'tapedeck: bad request body' })}\n`);
-      return;
+  const refuse = (res: ServerResponse) => {
+    res.writeHead(413, { 'Content-Type': 'application/json', Connection: 'close' });
+    res.end(`${JSON.stringify({ kind: 'error', message: `tapedeck: request body over ${limit} bytes` })}\n`);
+  };
+
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > limit) {
+      req.resume();
+      return refuse(res);
     }
     const method = req.method ?? 'GET';
     const path = req.url ?? '/';
@@ -88,7 +89,10 @@ export async function startHttpRecorder(options: HttpRecorderOptions): Promise<R
     const after = method === 'GET' ? (completed.get(session ?? 0) ?? 0) : undefined;
     const headers = endToEndHeaders(req.headers);
     if (up.kind === 'tcp') headers.host = `${up.host}:${up.port}`;
-    if (body.length > 0 || 'content-length' in req.headers) headers['content-length'] = String(body.length);
+    // The body streams upstream as it arrives (the connection upstream opens meanwhile) and is kept, bounded, for the tape.
+    const bodyChunks: Buffer[] = [];
+    let bodySize = 0;
+    let tooLarge = false;
     const target = up.kind === 'unix' ? { socketPath: up.path } : { host: up.host, port: up.port, agent };
     const upstreamReq = httpRequest({ ...target, method, path: `${up.kind === 'tcp' ? (up.base ?? '') : ''}${path}`, headers }, (ur) => {
       const contentType = ur.headers['content-type'];
@@ -111,7 +115,7 @@ export async function startHttpRecorder(options: HttpRecorderOptions): Promise<R
           {
             method,
             path,
-            requestBody: body.toString('utf8'),
+            requestBody: Buffer.concat(bodyChunks).toString('utf8'),
             requestHeaders: req.headers,
             status: ur.statusCode ?? 0,
             contentType,
@@ -147,15 +151,31 @@ export async function startHttpRecorder(options: HttpRecorderOptions): Promise<R
       });
     });
     upstreamReq.once('error', (err) => {
+      if (tooLarge) return;
       if (res.headersSent) return void res.destroy();
       report(`tapedeck record: upstream ${describeEndpoint(up)} failed: ${err.message}\n`);
       res.writeHead(502, { 'Content-Type': 'application/json' });
       res.end(`${JSON.stringify({ kind: 'error', message: `tapedeck: upstream unreachable: ${err.message}` })}\n`);
     });
-    upstreamReq.end(body);
+    req.on('data', (c: Buffer) => {
+      if (tooLarge) return;
+      bodySize += c.length;
+      if (bodySize > limit) {
+        tooLarge = true;
+        upstreamReq.destroy();
+        bodyChunks.length = 0;
+        if (!res.headersSent) refuse(res);
+        return;
+      }
+      bodyChunks.push(c);
+      upstreamReq.write(c);
+    });
+    req.once('end', () => {
+      if (!tooLarge) upstreamReq.end();
+    });
   };
 
-  const server = createServer((req, res) => void handle(req, res));
+  const server = createServer(handle);
   server.keepAliveTimeout = 5000;
   let address: Endpoint;
   if (options.listen.kind === 'unix') {

@@ -24,6 +24,7 @@ export { convertCast } from './tape/asciicast-convert.js';
 export { recordProtocol, type RecordProtocolOptions, type RecordProtocolResult } from './recorder/protocol-tap.js';
 export { recordTerminal, type RecordTerminalOptions, type RecordResult } from './recorder/terminal.js';
 export { recordScript, type ScriptStep, type RecordScriptOptions } from './recorder/terminal-script.js';
+export { recordTransport, type RecordTransportOptions } from './recorder/record-transport.js';
 
 // Replay and serve
 export { Normaliser, type NormaliseRules, type TextFilter } from './core/normalise.js';
@@ -31,6 +32,8 @@ export { replayTapes, type ReplayTapesOptions, type ReplayTapesResult, type AnyT
 export { replayProtocolTape, type ProtocolReplayOptions, type TapeReplayResult, type PairOutcome } from './replayer/protocol.js';
 export { replayTerminal, type TerminalReplayOptions, type TerminalTapeResult, type TerminalStepResult, type TerminalStepStatus } from './replayer/terminal.js';
 export { serveTape, type ServeOptions, type ServeResult } from './replayer/serve.js';
+export { serveTransport, type TransportServeOptions } from './replayer/serve-transport.js';
+export type { TransportTarget } from './replayer/transport-replay.js';
 export { driftToEnvelope } from './replayer/envelopes.js';
 
 // Live terminal sessions

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import type { IPty } from 'node-pty';
 import { TapedeckError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
-import { killGroup } from './kill.js';
+import { killGroup } from '../core/process-group.js';
 
 const require = createRequire(import.meta.url);
 let nodePty: typeof import('node-pty') | undefined;

@@ -9,6 +9,8 @@ import { LineSplitter } from '../src/core/lines.js';
 import { Normaliser, parseFilter } from '../src/core/normalise.js';
 import { formatPair } from '../src/tape/protocol-tape.js';
 import { tempDir } from './helpers/cli.js';
+import { TapedeckError, type ErrorCode } from '../src/core/errors.js';
+import { ERROR_EXIT_CODES } from '../src/core/error-codes.js';
 
 let cleanup: (() => void) | undefined;
 afterEach(() => cleanup?.());
@@ -126,5 +128,15 @@ describe('tape format and files', () => {
     expect(resolveUpdateMode(undefined, {})).toBe('new');
     expect(resolveUpdateMode(undefined, { CI: '1', TAPEDECK_UPDATE: 'all' })).toBe('all');
     expect(resolveUpdateMode('all', { CI: '1' })).toBe('all');
+  });
+});
+
+describe('error codes', () => {
+  test('each code carries its exit code: bad input 2, then seed 002\'s 4–8', () => {
+    const exit = (code: ErrorCode) => new TapedeckError(code, 'x').exitCode;
+    expect([exit('INVALID_INPUT'), exit('STORAGE_READ_ERROR'), exit('TD2001'), exit('MALFORMED_CAST')]).toEqual([2, 2, 2, 2]);
+    expect([exit('SESSION_NOT_RUNNING'), exit('WAIT_TIMEOUT'), exit('RENDERER_UNAVAILABLE'), exit('EXPORT_ERROR'), exit('ENVIRONMENT')]).toEqual([4, 5, 6, 7, 8]);
+    // Every code is in the table with an exit code the CLI documents.
+    for (const code of Object.keys(ERROR_EXIT_CODES) as ErrorCode[]) expect([2, 4, 5, 6, 7, 8]).toContain(exit(code));
   });
 });

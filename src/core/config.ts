@@ -2,7 +2,6 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { findNodeAtLocation, parseTree, type Node as JsonNode, type ParseError, printParseErrorCode } from 'jsonc-parser';
 import { TapedeckError } from './errors.js';
-import { ExitCode } from './exit-codes.js';
 import { compileRegex, parseFilter, validateJsonPath, type ScopedRules, type TextFilter } from './normalise.js';
 import { parseBoundary, type Boundary } from './boundary.js';
 import { parseMaskRect, type MaskRect } from './mask.js';
@@ -39,12 +38,12 @@ export function loadConfig(explicitPath?: string, cwd = process.cwd()): Tapedeck
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    throw new TapedeckError('CONFIG', `cannot read the config file: ${(err as Error).message}`, { exitCode: ExitCode.usage, location: { file: path } });
+    throw new TapedeckError('CONFIG', `cannot read the config file: ${(err as Error).message}`, { location: { file: path } });
   }
   const shown = explicitPath ?? CONFIG_FILE;
   const lineOf = (offset: number) => text.slice(0, offset).split('\n').length;
   const fail = (node: JsonNode | undefined, message: string): never => {
-    throw new TapedeckError('CONFIG', message, { exitCode: ExitCode.usage, location: { file: shown, line: node ? lineOf(node.offset) : 1 } });
+    throw new TapedeckError('CONFIG', message, { location: { file: shown, line: node ? lineOf(node.offset) : 1 } });
   };
   const errors: ParseError[] = [];
   const tree = parseTree(text, errors, { allowTrailingComma: false, disallowComments: true });

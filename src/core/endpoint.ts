@@ -3,7 +3,6 @@ import { createServer as createNetServer, connect, type Server } from 'node:net'
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { TapedeckError, usageError } from './errors.js';
-import { ExitCode } from './exit-codes.js';
 
 /** Where a transport listens or connects: a TCP host and port, or a Unix socket path. */
 export type Endpoint = { kind: 'tcp'; host: string; port: number } | { kind: 'unix'; path: string };
@@ -67,10 +66,10 @@ export async function listenUnix(server: Server, path: string): Promise<() => vo
   try {
     mode = statSync(dir).mode;
   } catch {
-    throw new TapedeckError('TD2011', `cannot listen on ${path}: directory ${dir} does not exist`, { exitCode: ExitCode.usage });
+    throw new TapedeckError('TD2011', `cannot listen on ${path}: directory ${dir} does not exist`);
   }
   if ((mode & 0o002) !== 0) {
-    throw new TapedeckError('TD2011', `cannot listen on ${path}: ${dir} is world-writable; use a directory only you can write to`, { exitCode: ExitCode.usage });
+    throw new TapedeckError('TD2011', `cannot listen on ${path}: ${dir} is world-writable; use a directory only you can write to`);
   }
   unlinkSocket(path);
   const previous = process.umask(0o177);
@@ -83,7 +82,7 @@ export async function listenUnix(server: Server, path: string): Promise<() => vo
       });
     });
   } catch (err) {
-    throw new TapedeckError('TD2011', `cannot listen on ${path}: ${(err as Error).message}`, { exitCode: ExitCode.usage });
+    throw new TapedeckError('TD2011', `cannot listen on ${path}: ${(err as Error).message}`);
   } finally {
     process.umask(previous);
   }
@@ -98,7 +97,7 @@ export async function listenUnix(server: Server, path: string): Promise<() => vo
 export async function listenTcp(server: Server, host: string, port: number): Promise<number> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) =>
-      reject(new TapedeckError('TD2011', `cannot listen on ${host}:${port}: ${err.code === 'EADDRINUSE' ? 'address in use' : err.code === 'EADDRNOTAVAIL' ? 'not an address of this machine' : err.message}`, { exitCode: ExitCode.usage })),
+      reject(new TapedeckError('TD2011', `cannot listen on ${host}:${port}: ${err.code === 'EADDRINUSE' ? 'address in use' : err.code === 'EADDRNOTAVAIL' ? 'not an address of this machine' : err.message}`)),
     );
     server.listen(port, host, () => resolve());
   });
@@ -128,8 +127,8 @@ export async function waitUntilAccepting(e: Endpoint, gaveUp: () => string | und
     });
     if (ok) return;
     const reason = gaveUp();
-    if (reason) throw new TapedeckError('TD2003', reason, { exitCode: ExitCode.usage });
-    if (performance.now() > deadline) throw new TapedeckError('TD2003', `nothing accepted connections at ${describeEndpoint(e)} within ${timeoutMs} ms`, { exitCode: ExitCode.usage });
+    if (reason) throw new TapedeckError('TD2003', reason);
+    if (performance.now() > deadline) throw new TapedeckError('TD2003', `nothing accepted connections at ${describeEndpoint(e)} within ${timeoutMs} ms`);
     // Polling a condition (is it accepting yet?), not sleeping for a result.
     await new Promise((r) => setTimeout(r, 20));
   }

@@ -1,4 +1,7 @@
-import { ExitCode, type ExitCodeValue } from './exit-codes.js';
+import type { ExitCodeValue } from './exit-codes.js';
+import { exitCodeFor, type ErrorCode } from './error-codes.js';
+
+export type { ErrorCode } from './error-codes.js';
 
 /** Where in an input file a problem is. Lines are 1-indexed. */
 export interface FileLocation {
@@ -11,20 +14,21 @@ export interface FileLocation {
  * line, and the exit code the CLI ends with. Anything else that escapes is a bug.
  */
 export class TapedeckError extends Error {
-  readonly code: string;
+  readonly code: ErrorCode;
+  /** Derived from the code (core/error-codes.ts). */
   readonly exitCode: ExitCodeValue;
   readonly location?: FileLocation;
   readonly details?: Record<string, unknown>;
 
   constructor(
-    code: string,
+    code: ErrorCode,
     message: string,
-    options: { exitCode?: ExitCodeValue; location?: FileLocation; details?: Record<string, unknown>; cause?: unknown } = {},
+    options: { location?: FileLocation; details?: Record<string, unknown>; cause?: unknown } = {},
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'TapedeckError';
     this.code = code;
-    this.exitCode = options.exitCode ?? ExitCode.usage;
+    this.exitCode = exitCodeFor(code);
     this.location = options.location;
     this.details = options.details;
   }
@@ -38,7 +42,7 @@ export class TapedeckError extends Error {
 }
 
 export function usageError(message: string, details?: Record<string, unknown>): TapedeckError {
-  return new TapedeckError('INVALID_INPUT', message, { exitCode: ExitCode.usage, details });
+  return new TapedeckError('INVALID_INPUT', message, { details });
 }
 
 /** Turns an fs error into a one-line message that names the file. */
@@ -51,7 +55,6 @@ export function ioError(file: string, err: unknown): TapedeckError {
     e?.code === 'ENOSPC' ? 'no space left on device' :
     e?.message ?? String(err);
   return new TapedeckError('STORAGE_READ_ERROR', `cannot read: ${reason}`, {
-    exitCode: ExitCode.usage,
     location: { file },
     cause: err,
   });

@@ -1,5 +1,4 @@
 import { TapedeckError } from './errors.js';
-import { ExitCode } from './exit-codes.js';
 
 /**
  * Secrets in tapes: a value taken from an environment variable is stored as a
@@ -40,7 +39,6 @@ export function restore(text: string, env: NodeJS.ProcessEnv = process.env, wher
     const value = env[name];
     if (value === undefined) {
       throw new TapedeckError('TD2004', `the tape has a redacted value for ${name}, but ${name} is not set in the environment`, {
-        exitCode: ExitCode.usage,
         location: where,
       });
     }

@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { killGroup, trackGroup } from './process-group.js';
 import { TapedeckError, usageError } from './errors.js';
-import { ExitCode } from './exit-codes.js';
 import { describeExit } from './process.js';
 import { type Endpoint, freePort, privateSocketPath, waitUntilAccepting } from './endpoint.js';
 
@@ -77,7 +76,7 @@ export class LaunchedServer {
     await new Promise<void>((resolve, reject) => {
       child.once('spawn', resolve);
       child.once('error', (err: NodeJS.ErrnoException) =>
-        reject(new TapedeckError('TD2003', `cannot start ${cmd}: ${err.code === 'ENOENT' ? 'command not found' : err.message}`, { exitCode: ExitCode.usage })),
+        reject(new TapedeckError('TD2003', `cannot start ${cmd}: ${err.code === 'ENOENT' ? 'command not found' : err.message}`)),
       );
     });
     const server = new LaunchedServer(child, endpoint, cleanup);

@@ -3,7 +3,6 @@ import { dirname, relative, resolve } from 'node:path';
 import { isCI, updateModeFromEnv, type UpdatePolicy } from '../core/ci.js';
 import { loadConfig } from '../core/config.js';
 import { TapedeckError } from '../core/errors.js';
-import { ExitCode } from '../core/exit-codes.js';
 import { goldenFile, goldenFolder } from '../core/golden-paths.js';
 import { defaultGoldenRoot } from '../core/golden-store.js';
 
@@ -105,7 +104,7 @@ export function nextGoldenPath(ctx: MatcherStateLike, ext: string, name?: string
       'GOLDEN_COLLISION',
       `tests ${JSON.stringify(taken.name)} and ${JSON.stringify(testName)} in ${displayPath(testPath)} would share the golden ${displayPath(path)}` +
         `${taken.name !== testName && taken.name.toLowerCase() === testName.toLowerCase() ? ' (their names differ only in case, which macOS and Windows ignore)' : ''}; rename one of them, or give one a { name }`,
-      { exitCode: ExitCode.usage, details: { golden: path, tests: [taken.name, testName] } },
+      { details: { golden: path, tests: [taken.name, testName] } },
     );
   }
   owners.set(folded, { test: owner, name: testName });

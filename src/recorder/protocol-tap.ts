@@ -4,7 +4,6 @@ import { spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { type Boundary, type Exchange, ResponseFramer, responseBytes } from '../core/boundary.js';
 import { TapedeckError } from '../core/errors.js';
-import { ExitCode } from '../core/exit-codes.js';
 import { LineSplitter } from '../core/lines.js';
 import { redact } from '../core/redact.js';
 import { TapeAppender } from './tape-writer.js';
@@ -80,7 +79,7 @@ export async function recordProtocol(options: RecordProtocolOptions): Promise<Re
   await new Promise<void>((resolve, reject) => {
     child.once('spawn', resolve);
     child.once('error', (err) =>
-      reject(new TapedeckError('TD2003', `cannot start ${options.command}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'command not found' : err.message}`, { exitCode: ExitCode.usage })),
+      reject(new TapedeckError('TD2003', `cannot start ${options.command}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'command not found' : err.message}`)),
     );
   });
   if (stderrTarget !== 'inherit') child.stderr?.pipe(stderrTarget, { end: false });

@@ -3,7 +3,6 @@ import { renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { TapedeckError } from '../core/errors.js';
-import { ExitCode } from '../core/exit-codes.js';
 import { openCast } from '../tape/asciicast-read.js';
 import { eventBytes, parseResize } from '../tape/asciicast.js';
 import { renderSnapshot } from './renderer.js';
@@ -41,7 +40,7 @@ export async function castToWebm(input: string, output: string, options: VideoOp
   const started = new Promise<void>((resolve, reject) => {
     ffmpeg.once('spawn', resolve);
     ffmpeg.once('error', (err: NodeJS.ErrnoException) =>
-      reject(new TapedeckError('EXPORT_ERROR', `cannot run ffmpeg: ${err.code === 'ENOENT' ? 'not installed (Debian: apt-get install -y ffmpeg; or set TAPEDECK_FFMPEG)' : err.message}`, { exitCode: ExitCode.exportFailure })),
+      reject(new TapedeckError('EXPORT_ERROR', `cannot run ffmpeg: ${err.code === 'ENOENT' ? 'not installed (Debian: apt-get install -y ffmpeg; or set TAPEDECK_FFMPEG)' : err.message}`)),
     );
   });
   let stderr = '';
@@ -112,5 +111,5 @@ export async function castToWebm(input: string, output: string, options: VideoOp
 }
 
 function ffmpegFailed(code: number | null, stderr: string): TapedeckError {
-  return new TapedeckError('EXPORT_ERROR', `ffmpeg failed (exit ${code}): ${stderr.trim().slice(-500) || 'no message'}`, { exitCode: ExitCode.exportFailure });
+  return new TapedeckError('EXPORT_ERROR', `ffmpeg failed (exit ${code}): ${stderr.trim().slice(-500) || 'no message'}`);
 }

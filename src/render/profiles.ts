@@ -2,7 +2,6 @@ import { ANSI_16 } from '../session/screen-colors.js';
 import type { CastTheme } from '../tape/asciicast.js';
 import { createHash } from 'node:crypto';
 import { TapedeckError } from '../core/errors.js';
-import { ExitCode } from '../core/exit-codes.js';
 
 /**
  * Render profiles: everything besides the screen itself that decides a
@@ -88,7 +87,6 @@ export function resolveProfile(profile: string | RenderProfile | undefined): Ren
   const found = PROFILES[PROFILE_ALIASES[profile] ?? profile];
   if (!found) {
     throw new TapedeckError('INVALID_RENDER_PROFILE', `unknown render profile ${JSON.stringify(profile)} (known: ${profileNames().join(', ')}; aliases: ${Object.keys(PROFILE_ALIASES).join(', ')})`, {
-      exitCode: ExitCode.usage,
       details: { profile, known: profileNames() },
     });
   }

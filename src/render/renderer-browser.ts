@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { writeFileAtomic } from '../core/atomic-write.js';
 import { TapedeckError } from '../core/errors.js';
-import { ExitCode } from '../core/exit-codes.js';
 import { packageDir } from './renderer-fonts.js';
 
 /**
@@ -78,7 +77,6 @@ async function launch(): Promise<Browser> {
   const executablePath = chromiumPath();
   if (!existsSync(executablePath)) {
     throw new TapedeckError('RENDERER_UNAVAILABLE', `Chromium not found at ${executablePath}. Fix: ${INSTALL_HINT}`, {
-      exitCode: ExitCode.rendererUnavailable,
       details: { executablePath },
     });
   }
@@ -92,7 +90,6 @@ async function launch(): Promise<Browser> {
   } catch (err) {
     const first = String((err as Error)?.message ?? err).split('\n')[0];
     throw new TapedeckError('RENDERER_UNAVAILABLE', `Chromium at ${executablePath} did not start: ${first}. Fix: ${INSTALL_HINT}`, {
-      exitCode: ExitCode.rendererUnavailable,
       details: { executablePath },
       cause: err,
     });
@@ -105,7 +102,6 @@ async function connect(endpoint: string): Promise<Browser> {
   } catch (err) {
     const first = String((err as Error)?.message ?? err).split('\n')[0];
     throw new TapedeckError('RENDERER_UNAVAILABLE', `no browser at TAPEDECK_BROWSER_ENDPOINT=${endpoint}: ${first}. Fix: start it again, or unset TAPEDECK_BROWSER_ENDPOINT to launch Chromium`, {
-      exitCode: ExitCode.rendererUnavailable,
       details: { endpoint },
       cause: err,
     });

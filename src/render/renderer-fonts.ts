@@ -2,7 +2,6 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { TapedeckError } from '../core/errors.js';
-import { ExitCode } from '../core/exit-codes.js';
 
 /**
  * The pinned fonts, all from npm packages (never system fonts):
@@ -61,7 +60,6 @@ export function primaryFontFile(): string {
   const file = dir && join(dir, 'ttf', 'DejaVuSansMono.ttf');
   if (!file || !existsSync(file)) {
     throw new TapedeckError('RENDERER_UNAVAILABLE', 'the pinned font package dejavu-fonts-ttf is not installed. Fix: npm install (it is a dependency of tapedeck)', {
-      exitCode: ExitCode.rendererUnavailable,
     });
   }
   return file;

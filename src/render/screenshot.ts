@@ -1,5 +1,4 @@
 import { TapedeckError } from '../core/errors.js';
-import { ExitCode } from '../core/exit-codes.js';
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -49,7 +48,7 @@ export async function screenshotSnapshot(snap: ScreenSnapshot, capturedAtSeq: nu
     try {
       mkdirSync(dirname(artifactPath), { recursive: true });
     } catch (err) {
-      throw new TapedeckError('STORAGE_WRITE_ERROR', `cannot create the folder for the screenshot: ${(err as Error).message}`, { exitCode: ExitCode.usage, location: { file: options.out }, cause: err });
+      throw new TapedeckError('STORAGE_WRITE_ERROR', `cannot create the folder for the screenshot: ${(err as Error).message}`, { location: { file: options.out }, cause: err });
     }
     writeFileAtomic(artifactPath, rendered.png);
   }

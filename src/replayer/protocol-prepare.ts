@@ -1,5 +1,4 @@
 import { TapedeckError } from '../core/errors.js';
-import { ExitCode } from '../core/exit-codes.js';
 import { classifyRpc } from '../core/boundary.js';
 import { Normaliser } from '../core/normalise.js';
 import { restore } from '../core/redact.js';
@@ -56,7 +55,6 @@ export async function prepareProtocolTape(tapeOrPath: ProtocolTape | string, opt
   const tape = typeof tapeOrPath === 'string' ? await readProtocolTape(tapeOrPath) : tapeOrPath;
   if (tape.pairs.length === 0 && !options.allowEmpty) {
     throw new TapedeckError('TD2001', 'the tape has no pairs (an empty recording); pass --allow-empty if that is intended', {
-      exitCode: ExitCode.usage,
       location: { file: tape.path },
     });
   }

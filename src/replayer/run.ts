@@ -1,7 +1,6 @@
 import { glob } from 'tinyglobby';
 import { existsSync } from 'node:fs';
 import { TapedeckError, usageError } from '../core/errors.js';
-import { ExitCode } from '../core/exit-codes.js';
 
 export interface Shard {
   /** 1-based. */
@@ -26,7 +25,7 @@ export async function expandTapes(patterns: readonly string[]): Promise<string[]
       continue;
     }
     const matches = await glob(pattern, { onlyFiles: true, expandDirectories: false });
-    if (matches.length === 0) throw new TapedeckError('TD2002', `no tape matches ${JSON.stringify(pattern)}`, { exitCode: ExitCode.usage });
+    if (matches.length === 0) throw new TapedeckError('TD2002', `no tape matches ${JSON.stringify(pattern)}`);
     for (const m of matches) out.add(m);
   }
   return [...out].sort();

@@ -3,7 +3,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TapedeckError } from '../core/errors.js';
-import { ExitCode } from '../core/exit-codes.js';
 import { TMPDIR_PLACEHOLDER } from './protocol-prepare.js';
 
 /**
@@ -37,7 +36,7 @@ export function openScratch(
       cleanup();
       const why = r.error ? r.error.message : r.signal ? `killed by ${r.signal}` : `exit ${r.status}`;
       const tail = (r.stderr ?? '').trim().split('\n').slice(-5).join('\n  ');
-      throw new TapedeckError('TD2003', `the setup command failed (${why}): ${options.setup}${tail ? `\n  ${tail}` : ''}`, { exitCode: ExitCode.usage, location: { file: tapePath } });
+      throw new TapedeckError('TD2003', `the setup command failed (${why}): ${options.setup}${tail ? `\n  ${tail}` : ''}`, { location: { file: tapePath } });
     }
   }
   return { dir, command: command.map((a) => a.split(TMPDIR_PLACEHOLDER).join(dir)), env: withEnv, cleanup };

@@ -1,6 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { TapedeckError } from '../core/errors.js';
-import { ExitCode } from '../core/exit-codes.js';
 import { LineSplitter } from '../core/lines.js';
 import { killGroup, trackGroup } from '../core/process-group.js';
 
@@ -112,7 +111,6 @@ export class ServerProcess {
       child.once('error', (err: NodeJS.ErrnoException) =>
         reject(
           new TapedeckError('TD2003', `cannot start ${cmd}: ${err.code === 'ENOENT' ? 'command not found' : err.code === 'EACCES' ? 'permission denied' : err.message}`, {
-            exitCode: ExitCode.usage,
           }),
         ),
       );

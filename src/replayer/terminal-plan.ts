@@ -1,5 +1,4 @@
 import { TapedeckError } from '../core/errors.js';
-import { ExitCode } from '../core/exit-codes.js';
 import { readNumberedLines } from '../core/lines.js';
 import { eventBytes, parseResize, type CastEvent, type CastHeader, type TerminalSize } from '../tape/asciicast.js';
 import { openCast } from '../tape/asciicast-read.js';
@@ -79,7 +78,7 @@ export interface PlanOptions extends ScreenCompareOptions {
 const MAX_LOOKAHEAD_SCREENS = 32;
 
 function malformed(file: string, line: number, message: string): TapedeckError {
-  return new TapedeckError('MALFORMED_CAST', message, { exitCode: ExitCode.usage, location: { file, line } });
+  return new TapedeckError('MALFORMED_CAST', message, { location: { file, line } });
 }
 
 export async function planTerminalReplay(path: string, options: PlanOptions = {}): Promise<TerminalPlan> {

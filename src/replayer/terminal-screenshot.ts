@@ -1,7 +1,6 @@
 import { relative, resolve } from 'node:path';
 import { resolveUpdatePolicy, type UpdateMode, type UpdatePolicy } from '../core/ci.js';
 import { TapedeckError } from '../core/errors.js';
-import { ExitCode } from '../core/exit-codes.js';
 import { GoldenStore, type GoldenStatus } from '../core/golden-store.js';
 import { safeName } from '../core/golden-paths.js';
 import type { ScreenMask } from '../render/golden-text.js';
@@ -167,7 +166,6 @@ export class CheckpointScreenshots {
     } catch (err) {
       if (!(err instanceof PngError)) throw err;
       throw new TapedeckError('INVALID_GOLDEN', `screenshot golden is not a valid PNG (${err.message}); delete it to write it afresh, or restore it`, {
-        exitCode: ExitCode.usage,
         location: { file: displayPath },
         details: { golden },
         cause: err,
@@ -179,11 +177,10 @@ export class CheckpointScreenshots {
     const location = { file: this.plan.path, line: step.at.line };
     const lead = `checkpoint screenshot of ${step.description} (--screenshots)`;
     if (err instanceof TapedeckError) {
-      return new TapedeckError(err.code, `${lead}: ${err.message}`, { exitCode: err.exitCode, location, details: err.details, cause: err });
+      return new TapedeckError(err.code, `${lead}: ${err.message}`, { location, details: err.details, cause: err });
     }
     const first = String((err as Error)?.message ?? err).split('\n')[0];
     return new TapedeckError('RENDERER_UNAVAILABLE', `${lead}: the screenshot renderer failed: ${first}. Check it with \`tapedeck doctor\`.`, {
-      exitCode: ExitCode.rendererUnavailable,
       location,
       cause: err,
     });

@@ -223,7 +223,7 @@ class TerminalReplay {
       });
     } catch (err) {
       if (err instanceof TapedeckError && !err.location) {
-        throw new TapedeckError(err.code, err.message, { exitCode: err.exitCode, location: { file: this.plan.path }, details: err.details, cause: err });
+        throw new TapedeckError(err.code, err.message, { location: { file: this.plan.path }, details: err.details, cause: err });
       }
       throw err;
     }

@@ -2,7 +2,6 @@ import { rmSync } from 'node:fs';
 import { classifyRpc, type ResolvedRule } from '../core/boundary.js';
 import { type Endpoint, describeEndpoint, parseUpstream, waitUntilAccepting } from '../core/endpoint.js';
 import { TapedeckError, usageError } from '../core/errors.js';
-import { ExitCode } from '../core/exit-codes.js';
 import { Normaliser } from '../core/normalise.js';
 import { describeExit } from '../core/process.js';
 import { LaunchedServer } from '../core/server-launch.js';
@@ -49,7 +48,7 @@ export async function replayOverTransport(source: ProtocolTape | PreparedTape | 
   const prepared: Prepared[] = ready.pairs.map((p) => {
     const wire = wireOf(p.pair.raw);
     if (wire?.auth && target.authToken === undefined) {
-      throw new TapedeckError('TD2012', 'this pair was recorded with a bearer token: give --auth-token', { exitCode: ExitCode.usage, location: { file: tape.path, line: p.pair.line } });
+      throw new TapedeckError('TD2012', 'this pair was recorded with a bearer token: give --auth-token', { location: { file: tape.path, line: p.pair.line } });
     }
     return { pair: p.pair, wire, send: p.send, expected: p.expected, normaliser: p.normaliser };
   });
@@ -66,7 +65,7 @@ export async function replayOverTransport(source: ProtocolTape | PreparedTape | 
     try {
       server = await LaunchedServer.start(options.command, target.transport, { env, cwd: options.cwd, output: 'capture' });
     } catch (err) {
-      if (err instanceof TapedeckError) throw new TapedeckError(err.code, `${tape.path}: replaying over ${target.transport}: ${err.message}`, { exitCode: err.exitCode });
+      if (err instanceof TapedeckError) throw new TapedeckError(err.code, `${tape.path}: replaying over ${target.transport}: ${err.message}`);
       throw err;
     }
     endpoint = server.endpoint;

@@ -1,8 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { TapedeckError } from '../core/errors.js';
-import { ExitCode, type ExitCodeValue } from '../core/exit-codes.js';
+import { TapedeckError, type ErrorCode } from '../core/errors.js';
 import type { CastHeader } from '../tape/asciicast.js';
 import { castSteps, type CastPosition, type CastStep } from './cast-steps.js';
 import { Screen } from './screen.js';
@@ -36,7 +35,7 @@ function fileSize(path: string): number {
 /** Output handed to xterm before waiting for it to catch up: keeps memory flat on huge tapes. */
 const MAX_IN_FLIGHT = 4 * 1024 * 1024;
 
-type ErrorStep = { kind: 'error'; error: { code?: string; message: string; exitCode?: ExitCodeValue; location?: { file: string; line?: number }; details?: Record<string, unknown> } };
+type ErrorStep = { kind: 'error'; error: { code?: ErrorCode; message: string; location?: { file: string; line?: number }; details?: Record<string, unknown> } };
 
 /**
  * The compiled worker; absent when running from TypeScript sources (tests),
@@ -63,7 +62,7 @@ async function* workerSteps(path: string, position: CastPosition): AsyncGenerato
       if (item.kind === 'closed') return;
       if (item.kind === 'error') {
         const e = item.error;
-        if (e.code) throw new TapedeckError(e.code, e.message, { exitCode: e.exitCode, location: e.location, details: e.details });
+        if (e.code) throw new TapedeckError(e.code, e.message, { location: e.location, details: e.details });
         throw new Error(e.message);
       }
       const parsed = yield item;
@@ -126,7 +125,6 @@ export async function playCast(path: string, position?: CastPosition, options: {
     const known = end.markers.length ? `markers in the tape: ${end.markers.map((m, i) => `#${i + 1} ${JSON.stringify(m)}`).join(', ')}` : 'the tape has no markers';
     const wanted = 'marker' in position ? JSON.stringify(position.marker) : `#${position.markerIndex}`;
     throw new TapedeckError('MARKER_NOT_FOUND', `no marker ${wanted} (${known})`, {
-      exitCode: ExitCode.usage,
       location: { file: path },
       details: { marker: 'marker' in position ? position.marker : `#${position.markerIndex}`, markers: end.markers },
     });

@@ -36,7 +36,7 @@ async function main(): Promise<void> {
     port.postMessage({
       kind: 'error',
       error: err instanceof TapedeckError
-        ? { code: e.code, message: e.message, exitCode: e.exitCode, location: e.location, details: e.details }
+        ? { code: e.code, message: e.message, location: e.location, details: e.details }
         : { message: (err as Error)?.message ?? String(err) },
     });
   }

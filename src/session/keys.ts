@@ -1,5 +1,4 @@
 import { TapedeckError } from '../core/errors.js';
-import { ExitCode } from '../core/exit-codes.js';
 import type { InputModes } from './screen.js';
 
 /**
@@ -47,7 +46,6 @@ const MODIFIER_NAMES: Record<string, keyof Modifiers> = {
 
 export function invalidKey(key: string, reason: string): TapedeckError {
   return new TapedeckError('INVALID_KEYS', `unsupported key ${JSON.stringify(key)}: ${reason}`, {
-    exitCode: ExitCode.usage,
     details: { key },
   });
 }

@@ -2,7 +2,6 @@ import { readSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { IPty } from 'node-pty';
 import { TapedeckError } from '../core/errors.js';
-import { ExitCode } from '../core/exit-codes.js';
 import { killGroup } from '../core/process-group.js';
 
 const require = createRequire(import.meta.url);
@@ -23,7 +22,7 @@ export function loadNodePty(): typeof import('node-pty') {
       'NATIVE_MODULE_MISSING',
       `terminals need the native module node-pty, which did not load (${String((err as Error).message).split('\n')[0]}). ` +
         `Fix: npm install (node-pty ships prebuilt binaries for linux-x64/arm64 and macOS); elsewhere npm rebuild node-pty (needs python3, make and a C++ compiler).`,
-      { exitCode: ExitCode.environment, cause: err },
+      { cause: err },
     );
   }
 }
@@ -85,7 +84,6 @@ export class PtyProcess {
       } as Parameters<typeof pty.spawn>[2]);
     } catch (err) {
       throw new TapedeckError('SPAWN_FAILED', `cannot start ${JSON.stringify(options.command)}: ${(err as Error).message}`, {
-        exitCode: ExitCode.usage,
         details: { command: options.command, args: options.args },
         cause: err,
       });
@@ -108,7 +106,6 @@ export class PtyProcess {
       // A node-pty without these internals would silently lose output; refuse instead.
       this.pty.kill('SIGKILL');
       throw new TapedeckError('ENVIRONMENT', 'unsupported node-pty version: cannot guarantee complete output capture', {
-        exitCode: ExitCode.environment,
       });
     }
     const fd = internals._fd;

@@ -1,7 +1,6 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { TapedeckError } from '../core/errors.js';
-import { ExitCode } from '../core/exit-codes.js';
 
 function isExecutableFile(path: string): boolean {
   try {
@@ -26,7 +25,6 @@ export function resolveCommand(command: string, cwd: string, env: Record<string,
     }
   }
   throw new TapedeckError('SPAWN_FAILED', `cannot start ${JSON.stringify(command)}: not found or not executable`, {
-    exitCode: ExitCode.usage,
     details: { command },
   });
 }
@@ -41,7 +39,6 @@ export function checkWorkingDirectory(cwd: string): void {
   }
   if (!ok) {
     throw new TapedeckError('SPAWN_FAILED', `cannot start in ${JSON.stringify(cwd)}: not a directory`, {
-      exitCode: ExitCode.usage,
       details: { cwd },
     });
   }

@@ -1,6 +1,5 @@
 import { constants } from 'node:os';
 import { TapedeckError } from '../core/errors.js';
-import { ExitCode } from '../core/exit-codes.js';
 
 /** Signals a test may send to a terminal program (seed 002 §12). */
 export const SUPPORTED_SIGNALS = [
@@ -16,7 +15,6 @@ export function normaliseSignal(name: string): SignalName {
   const platform = constants.signals as Record<string, number | undefined>;
   if (!(SUPPORTED_SIGNALS as readonly string[]).includes(full) || platform[full] === undefined) {
     throw new TapedeckError('INVALID_SIGNAL', `unsupported signal ${JSON.stringify(name)}; use one of ${SUPPORTED_SIGNALS.map((s) => s.slice(3)).join(', ')}`, {
-      exitCode: ExitCode.usage,
       details: { signal: name },
     });
   }

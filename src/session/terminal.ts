@@ -1,6 +1,5 @@
 import { constants } from 'node:os';
 import { TapedeckError } from '../core/errors.js';
-import { ExitCode } from '../core/exit-codes.js';
 import { Screen, type SnapshotOptions } from './screen.js';
 import { pinnedEnv } from './env.js';
 import { EventLog, type InputKind, type TerminalEvent } from './events.js';
@@ -142,7 +141,7 @@ export class Terminal {
 
   private send(kind: InputKind, bytes: Buffer, extra: { keys?: string[]; text?: string } = {}): InputResult {
     if (!this.running) {
-      throw new TapedeckError('SESSION_NOT_RUNNING', `cannot send input: ${this.command} has exited (code ${this.exitCode})`, { exitCode: ExitCode.notRunning });
+      throw new TapedeckError('SESSION_NOT_RUNNING', `cannot send input: ${this.command} has exited (code ${this.exitCode})`);
     }
     const event = this.events.append({ type: 'input', kind, data: bytes, ...extra });
     this.child.write(bytes);
@@ -182,7 +181,7 @@ export class Terminal {
   signal(name: string): { signal: string; seq: number } {
     const signal = normaliseSignal(name);
     if (!this.running) {
-      throw new TapedeckError('SESSION_NOT_RUNNING', `cannot send ${signal}: ${this.command} has exited`, { exitCode: ExitCode.notRunning });
+      throw new TapedeckError('SESSION_NOT_RUNNING', `cannot send ${signal}: ${this.command} has exited`);
     }
     const event = this.events.append({ type: 'signal', signal });
     this.child.signal(signal);
@@ -272,7 +271,7 @@ export class Terminal {
 function validateSize(rows: number, cols: number): void {
   for (const [name, n] of [['rows', rows], ['cols', cols]] as const) {
     if (!Number.isInteger(n) || n < 1 || n > 10_000) {
-      throw new TapedeckError('INVALID_DIMENSIONS', `${name} must be a whole number from 1 to 10000, got ${n}`, { exitCode: ExitCode.usage });
+      throw new TapedeckError('INVALID_DIMENSIONS', `${name} must be a whole number from 1 to 10000, got ${n}`);
     }
   }
 }

@@ -1,5 +1,4 @@
 import { TapedeckError } from '../core/errors.js';
-import { ExitCode } from '../core/exit-codes.js';
 
 export const DEFAULT_WAIT_TIMEOUT_MS = 5000;
 
@@ -10,20 +9,18 @@ export interface WaitOptions {
 
 export function waitTimeoutError(what: string, timeoutMs: number, screenText: string, details: Record<string, unknown> = {}): TapedeckError {
   return new TapedeckError('WAIT_TIMEOUT', `timed out after ${timeoutMs} ms waiting for ${what}; screen:\n${screenText}`, {
-    exitCode: ExitCode.waitTimeout,
     details: { ...details, timeoutMs, screen: screenText },
   });
 }
 
 export function exitedWhileWaitingError(what: string, screenText: string, exit: { exitCode: number | null; signal: string | null }): TapedeckError {
   return new TapedeckError('SESSION_NOT_RUNNING', `program exited (code ${exit.exitCode}${exit.signal ? `, signal ${exit.signal}` : ''}) while waiting for ${what}; screen:\n${screenText}`, {
-    exitCode: ExitCode.notRunning,
     details: { ...exit, screen: screenText },
   });
 }
 
 export function validateDuration(name: string, ms: number): void {
   if (!Number.isFinite(ms) || ms < 0) {
-    throw new TapedeckError('INVALID_DURATION', `${name} must be a non-negative number of milliseconds, got ${ms}`, { exitCode: ExitCode.usage });
+    throw new TapedeckError('INVALID_DURATION', `${name} must be a non-negative number of milliseconds, got ${ms}`);
   }
 }

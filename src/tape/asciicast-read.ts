@@ -1,6 +1,5 @@
 import { open, readFile } from 'node:fs/promises';
 import { ioError, TapedeckError } from '../core/errors.js';
-import { ExitCode } from '../core/exit-codes.js';
 import { readNumberedLines } from '../core/lines.js';
 import { BYTES_EVENT, parseResize, type CastEvent, type CastHeader, type CastTheme, type CastVersion } from './asciicast.js';
 
@@ -12,7 +11,7 @@ export interface OpenedCast {
 }
 
 function malformed(file: string, line: number, message: string): TapedeckError {
-  return new TapedeckError('MALFORMED_CAST', message, { exitCode: ExitCode.usage, location: { file, line } });
+  return new TapedeckError('MALFORMED_CAST', message, { location: { file, line } });
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -2,7 +2,6 @@ import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'n
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { TapedeckError } from '../core/errors.js';
-import { ExitCode } from '../core/exit-codes.js';
 import { BYTES_EVENT, type CastFormat, type CastTheme } from './asciicast.js';
 import { Utf8Chunker, type Utf8Piece } from './asciicast-utf8.js';
 
@@ -89,7 +88,6 @@ export class CastWriter {
       this.fd = openSync(this.tmpPath, 'w', 0o644);
     } catch (err) {
       throw new TapedeckError('STORAGE_WRITE_ERROR', `cannot write: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, {
-        exitCode: ExitCode.usage,
         location: { file: path },
         cause: err,
       });
@@ -166,7 +164,6 @@ export class CastWriter {
     if (this.failure) {
       const e = this.failure as NodeJS.ErrnoException;
       throw new TapedeckError('STORAGE_WRITE_ERROR', `cannot write: ${e.code === 'ENOSPC' ? 'no space left on device' : e.code ?? e.message}; the tape was not written`, {
-        exitCode: ExitCode.usage,
         location: { file: this.path },
         cause: e,
       });
@@ -183,7 +180,6 @@ export class CastWriter {
     } catch (err) {
       rmSync(this.tmpPath, { force: true });
       throw new TapedeckError('STORAGE_WRITE_ERROR', `cannot write: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, {
-        exitCode: ExitCode.usage,
         location: { file: this.path },
         cause: err,
       });

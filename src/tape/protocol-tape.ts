@@ -1,6 +1,5 @@
 import { isUtf8 } from 'node:buffer';
 import { TapedeckError, ioError } from '../core/errors.js';
-import { ExitCode } from '../core/exit-codes.js';
 import { readNumberedLines } from '../core/lines.js';
 
 /**
@@ -54,7 +53,7 @@ export async function readProtocolTape(path: string): Promise<ProtocolTape> {
 
 function parsePairLine(file: string, line: number, text: string, byteStart: number, byteEnd: number): TapePair {
   const bad = (what: string) =>
-    new TapedeckError('TD2001', `not a valid tape pair: ${what}`, { exitCode: ExitCode.usage, location: { file, line } });
+    new TapedeckError('TD2001', `not a valid tape pair: ${what}`, { location: { file, line } });
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { writeFileAtomic } from './atomic-write.js';
+import { withFileLock } from './file-lock.js';
 import { isCI, type UpdateMode } from './ci.js';
 
 /**
@@ -85,7 +86,7 @@ export function checkGolden(check: GoldenCheck): GoldenResult {
 
 function write(path: string, data: Buffer): void {
   mkdirSync(dirname(path), { recursive: true });
-  writeFileAtomic(path, data);
+  withFileLock(path, () => writeFileAtomic(path, data));
 }
 
 /** Makes a test or file name safe as a path segment, readable and stable. */

@@ -1,3 +1,4 @@
+import { withFileLock } from './file-lock.js';
 import { existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
@@ -49,7 +50,8 @@ function artifactsOf(golden: string): string[] {
 }
 
 export function acceptPending(p: PendingGolden): void {
-  renameSync(p.candidate, p.golden); // rename is atomic: the golden is old or new, never half
+  // Rename is atomic (the golden is old or new, never half); the lock keeps it out of a parallel rewrite.
+  withFileLock(p.golden, () => renameSync(p.candidate, p.golden));
   for (const a of p.artifacts) rmSync(a, { force: true });
 }
 

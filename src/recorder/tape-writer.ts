@@ -1,4 +1,4 @@
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, ftruncateSync, openSync, writeSync } from 'node:fs';
 import { formatPair } from '../tape/protocol-tape.js';
 
 /**
@@ -9,6 +9,8 @@ import { formatPair } from '../tape/protocol-tape.js';
 export class TapeAppender {
   private fd: number | undefined;
   private reported = false;
+  /** File size after the last complete pair: where a short write is cut back to. */
+  private goodSize = 0;
   written = 0;
   failed = 0;
   firstError?: string;
@@ -19,6 +21,7 @@ export class TapeAppender {
   ) {
     try {
       this.fd = openSync(path, 'a');
+      this.goodSize = fstatSync(this.fd).size;
     } catch (err) {
       this.fail(err);
     }
@@ -36,10 +39,20 @@ export class TapeAppender {
       const buf = Buffer.from(line, 'utf8');
       let off = 0;
       while (off < buf.length) off += writeSync(this.fd, buf, off, buf.length - off);
+      this.goodSize += buf.length;
       this.written++;
     } catch (err) {
+      // A full disk or a file size limit cut the line short: take the part back so
+      // the tape ends with a complete pair, and record no more (a gap would make a
+      // tape whose later requests were never answered in that order).
       this.failed++;
       this.fail(err);
+      try {
+        ftruncateSync(this.fd, this.goodSize);
+      } catch {
+        /* the reader still skips a cut last line, with a warning */
+      }
+      this.close();
     }
   }
 
@@ -58,6 +71,6 @@ export class TapeAppender {
     this.firstError ??= e?.code ?? e?.message ?? String(err);
     if (this.reported) return;
     this.reported = true;
-    this.report(`tapedeck: cannot write the tape ${this.path}: ${e?.message ?? String(err)}; the session goes on unrecorded\n`);
+    this.report(`tapedeck: cannot write the tape ${this.path}: ${e?.message ?? String(err)}; the tape keeps the ${this.written} complete pair(s) before it; the session goes on unrecorded\n`);
   }
 }

@@ -1,4 +1,5 @@
 import { writeFileAtomic } from '../core/atomic-write.js';
+import { withFileLock } from '../core/file-lock.js';
 import { usageError } from '../core/errors.js';
 import { BYTES_EVENT } from '../tape/asciicast.js';
 import { Utf8Chunker, type Utf8Piece } from '../tape/asciicast-utf8.js';
@@ -18,7 +19,8 @@ import type { TerminalPlan } from './terminal-plan.js';
  */
 export function rewriteCastFromLive(plan: TerminalPlan, live: readonly TerminalEvent[], stepTimes: ReadonlyMap<number, number>, target = plan.path): void {
   if (plan.header.version === 1) throw usageError(`${plan.path}: --update cannot rewrite an asciicast v1 tape (it has no inputs); record it again`);
-  writeFileAtomic(target, castFromLive(plan, live, stepTimes));
+  const text = castFromLive(plan, live, stepTimes);
+  withFileLock(plan.path, () => writeFileAtomic(target, text));
 }
 
 /** The live run as cast text in the tape's own version (v1 tapes: as v2), header line kept. */

@@ -1,5 +1,6 @@
 import { createTwoFilesPatch } from 'diff';
 import { classifyRpc, type ResolvedRule } from '../core/boundary.js';
+import { limit, tooDeep } from '../core/limits.js';
 import { diffJson, formatPathDifference } from '../core/json-diff.js';
 import type { Normaliser } from '../core/normalise.js';
 
@@ -18,6 +19,7 @@ export function splitMessages(text: string): string[] {
 
 /** Why two responses differ, in lines a person can act on. */
 export function explainDifference(expectedNorm: string, actualNorm: string, expectedRaw: string, actualRaw: string): string[] {
+  if (expectedNorm.length + actualNorm.length > limit('maxDiffBytes')) return describeLargeDifference(expectedNorm, actualNorm);
   const e = splitMessages(expectedNorm);
   const a = splitMessages(actualNorm);
   if (e.length === a.length && e.length > 0) {
@@ -37,6 +39,24 @@ export function explainDifference(expectedNorm: string, actualNorm: string, expe
   return unifiedDiff(expectedRaw, actualRaw);
 }
 
+/**
+ * Responses too large to diff line by line (a diff is quadratic in the worst
+ * case: a 5 MB garbage response took minutes): their sizes and where they first part.
+ */
+export function describeLargeDifference(expected: string, actual: string): string[] {
+  let i = 0;
+  const n = Math.min(expected.length, actual.length);
+  while (i < n && expected.charCodeAt(i) === actual.charCodeAt(i)) i++;
+  const from = Math.max(0, i - 40);
+  const around = (s: string) => JSON.stringify(s.slice(from, i + 80));
+  return [
+    `responses too large to diff line by line (${expected.length} and ${actual.length} characters; limit ${limit('maxDiffBytes')}, TAPEDECK_MAX_DIFF_BYTES)`,
+    `first difference at character ${i}:`,
+    `  expected …${around(expected)}…`,
+    `  got      …${around(actual)}…`,
+  ];
+}
+
 export function unifiedDiff(expected: string, actual: string, from = 'recorded', to = 'live'): string[] {
   const patch = createTwoFilesPatch(from, to, ensureNewline(expected), ensureNewline(actual), undefined, undefined, { context: 3 });
   return patch
@@ -50,6 +70,7 @@ function ensureNewline(s: string): string {
 }
 
 function tryJson(text: string): { ok: boolean; value?: unknown } {
+  if (tooDeep(text)) return { ok: false }; // described as text: a structural walk would overflow the stack
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch {
@@ -126,10 +147,36 @@ export function comparePairs(pairs: readonly ComparedPair[], normaliser: Normali
   for (const r of leftRecorded) {
     out.push({ index: r.pair, code: 'TD1004', title: `server message missing (${r.method})`, details: [`expected, never received: ${r.raw.trimEnd()}`] });
   }
-  for (const l of leftLive) {
-    out.push({ index: l.pair, code: 'TD1005', title: `unexpected server message (${l.method})`, details: [`received, not in the tape: ${l.raw.trimEnd()}`] });
-  }
+  out.push(...unexpectedMessages(leftLive));
   return out.sort((x, y) => x.index - y.index);
+}
+
+/**
+ * Messages the tape does not have, one drift each up to a limit; past it, one
+ * drift for them all with a count per method and a sample. A server that logs
+ * 10,000 debug lines to stdout is one finding, not 10,000 (each carrying the
+ * whole response: memory grew with the square of the output).
+ */
+function unexpectedMessages(left: readonly Unsolicited[]): PairDifference[] {
+  const max = limit('maxUnexpectedDrifts');
+  if (left.length <= max) {
+    return left.map((l) => ({ index: l.pair, code: 'TD1005' as const, title: `unexpected server message (${l.method})`, details: [`received, not in the tape: ${l.raw.trimEnd()}`] }));
+  }
+  const byMethod = new Map<string, number>();
+  for (const l of left) byMethod.set(l.method, (byMethod.get(l.method) ?? 0) + 1);
+  const counts = [...byMethod].sort((a, b) => b[1] - a[1]).slice(0, 10).map(([m, n]) => `${m} ×${n}`);
+  const pairs = new Set(left.map((l) => l.pair + 1));
+  return [{
+    index: left[0].pair,
+    code: 'TD1005',
+    title: `${left.length} unexpected server messages (more than ${max}: counted, not listed; TAPEDECK_MAX_UNEXPECTED)`,
+    details: [
+      `by kind: ${counts.join(', ')}${byMethod.size > 10 ? `, … (${byMethod.size} kinds)` : ''}`,
+      `in ${pairs.size} pair(s), from pair ${left[0].pair + 1}`,
+      'first ones received, not in the tape:',
+      ...left.slice(0, 3).map((l) => `  ${l.raw.trimEnd()}`),
+    ],
+  }];
 }
 
 /** Multiset match by normalised text. */

@@ -119,7 +119,7 @@ export async function replayProtocolTape(tapeOrPath: ProtocolTape | string, opti
     const p = prepared[stop.index];
     const actual = responseBytes(stop.exchange).toString('utf8');
     const rest = prepared.length - stop.index - 1;
-    const received = `${stop.reason === 'timeout' ? 'received so far' : 'received before it exited'}: ${actual === '' ? '(nothing)' : JSON.stringify(actual.slice(0, 500))}`;
+    const received = `${stop.reason === 'timeout' ? 'received so far' : 'received before it exited'}: ${actual === '' ? '(nothing)' : JSON.stringify(hide(actual).slice(0, 500))}`; // redacted before cut: no secret fragment
     if (stop.reason === 'timeout') {
       drifts.push(
         driftAt(p, stop.index, 'TD1002', `no complete response within ${timeoutMs} ms`, [

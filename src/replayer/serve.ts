@@ -2,7 +2,8 @@ import type { Readable, Writable } from 'node:stream';
 import { classifyRpc } from '../core/boundary.js';
 import { LineSplitter } from '../core/lines.js';
 import { Normaliser } from '../core/normalise.js';
-import { restore } from '../core/redact.js';
+import { placeholdersIn, redact, restore } from '../core/redact.js';
+import { oneLine } from '../core/terminal-safe.js';
 import { readProtocolTape, type ProtocolTape, type TapePair } from '../tape/protocol-tape.js';
 import { splitMessages } from './compare.js';
 
@@ -53,6 +54,9 @@ export async function serveTape(tapeOrPath: ProtocolTape | string, options: Serv
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stdout;
   const log = options.log ?? ((m: string) => process.stderr.write(m));
+  // Log lines quote requests: the tape's secrets are hidden again, and control bytes shown, not sent.
+  const secrets = [...new Set(tape.pairs.flatMap((p) => placeholdersIn(p.request + p.response)))];
+  const shown = (text: string) => oneLine(redact(text, secrets, env));
 
   const candidates: Candidate[] = tape.pairs.map((pair) => {
     const where = { file: tape.path, line: pair.line };
@@ -94,7 +98,7 @@ export async function serveTape(tapeOrPath: ProtocolTape | string, options: Serv
       return;
     }
     unmatched.push({ request, index });
-    log(`tapedeck serve: ${tape.path}: no recorded response matches request ${index}: ${request}\n`);
+    log(`tapedeck serve: ${oneLine(tape.path)}: no recorded response matches request ${index}: ${shown(request)}\n`);
     output.write(unmatchedReply(request));
   };
 
@@ -118,7 +122,7 @@ export async function serveTape(tapeOrPath: ProtocolTape | string, options: Serv
 
   const unused = candidates.filter((c) => !c.used).map((c) => ({ line: c.pair.line, request: c.pair.request }));
   if (unused.length > 0 && !options.allowUnused) {
-    for (const u of unused) log(`tapedeck serve: ${tape.path}:${u.line}: recorded pair never requested: ${u.request}\n`);
+    for (const u of unused) log(`tapedeck serve: ${oneLine(tape.path)}:${u.line}: recorded pair never requested: ${shown(u.request)}\n`);
   }
   const failed = unmatched.length > 0 || (unused.length > 0 && !options.allowUnused);
   return { served, unmatched, unused, exitCode: failed ? 1 : 0 };

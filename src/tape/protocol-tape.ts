@@ -3,6 +3,7 @@ import { TapedeckError, ioError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
 import { numberedLinesOf, readNumberedLines, type NumberedLine } from '../core/lines.js';
 import { warn } from '../core/warn.js';
+import { limit, limitError, tooDeep } from '../core/limits.js';
 
 /**
  * One recorded exchange of a protocol tape, seed 000's recorder format:
@@ -106,12 +107,24 @@ function parsePairLine(file: string, line: number, text: string, byteStart: numb
   if (typeof obj.request !== 'string') throw bad(`"request" must be a string, got ${jsonType(obj.request)}`);
   if (!('response' in obj)) throw bad('missing "response"');
   if (typeof obj.response !== 'string') throw bad(`"response" must be a string, got ${jsonType(obj.response)}`);
+  const deep = deepMessage(obj.request) ? 'request' : deepMessage(obj.response) ? 'response' : undefined;
+  if (deep) throw limitError('maxJsonDepth', `the ${deep} has a JSON message nested more than ${limit('maxJsonDepth')} levels deep`, { file, line });
   let responseBytes: Buffer | undefined;
   if (obj.response_base64 !== undefined) {
     if (typeof obj.response_base64 !== 'string') throw bad('"response_base64" must be a string');
     responseBytes = Buffer.from(obj.response_base64, 'base64');
   }
   return { request: obj.request, response: obj.response, responseBytes, line, byteStart, byteEnd, raw: text };
+}
+
+/** A JSON message line (one starting with { or [) nested past the limit: nothing could compare it. */
+function deepMessage(text: string): boolean {
+  if (text.length < limit('maxJsonDepth')) return false;
+  for (const m of text.split('\n')) {
+    const t = m.trimStart();
+    if ((t.startsWith('{') || t.startsWith('[')) && tooDeep(m)) return true;
+  }
+  return false;
 }
 
 function jsonType(v: unknown): string {

@@ -11,7 +11,7 @@ export async function screenshotCast(file: string, position?: CastPosition, opti
   const played = await playCast(file, position, { scrollback: 0 });
   try {
     const snap = played.screen.snapshot({ includeCells: true });
-    const shot = await screenshotSnapshot(snap, played.events, options);
+    const shot = await screenshotSnapshot(snap, played.events, { source: { file }, ...options });
     return { ...shot, time: played.time };
   } finally {
     played.screen.dispose();

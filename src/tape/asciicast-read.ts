@@ -2,6 +2,7 @@ import { open, readFile } from 'node:fs/promises';
 import { ioError, TapedeckError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
 import { readNumberedLines } from '../core/lines.js';
+import { limit, limitError } from '../core/limits.js';
 import { BYTES_EVENT, parseResize, type CastEvent, type CastHeader, type CastVersion } from './asciicast.js';
 
 export interface OpenedCast {
@@ -55,6 +56,9 @@ function parseHeader(file: string, raw: Record<string, unknown>): CastHeader {
   if (rows === 0) rows = 24;
   if (!positiveInt(cols) || !positiveInt(rows) || cols > 10_000 || rows > 10_000) {
     throw malformed(file, 1, `asciicast v${version} header: ${sizeField} must be whole numbers from 1 to 10000, got ${JSON.stringify(cols)}x${JSON.stringify(rows)}`);
+  }
+  if (cols * rows > limit('maxScreenCells')) {
+    throw limitError('maxScreenCells', `asciicast v${version} header: a ${cols}x${rows} screen has ${cols * rows} cells, more than tapedeck holds`, { file, line: 1 });
   }
   const header: CastHeader = { version: version as CastVersion, cols, rows };
   if (termType) header.termType = termType;
@@ -148,6 +152,7 @@ async function* streamEvents(path: string, version: 2 | 3): AsyncGenerator<CastE
   // An "o"/"i" event is held back one line: a tapedeck.bytes event may follow with its exact bytes.
   let held: CastEvent | undefined;
   const lines = readNumberedLines(path)[Symbol.asyncIterator]();
+  const resizes = new ResizeBudget(path);
   await lines.next(); // header, already parsed
   for (;;) {
     const next = await lines.next();
@@ -170,10 +175,31 @@ async function* streamEvents(path: string, version: 2 | 3): AsyncGenerator<CastE
       held = ev;
       continue;
     }
-    if (ev.code === 'r' && !parseResize(ev.data)) throw malformed(path, line, `resize event data must be "COLSxROWS" with sizes from 1 to 10000, got ${JSON.stringify(ev.data)}`);
+    if (ev.code === 'r') resizes.check(ev, line);
     yield ev;
   }
   if (held) yield held;
+}
+
+/**
+ * Each resize reallocates the screen: a size past the cell limit is refused,
+ * and so is a tape whose resizes together allocate more than the budget (400
+ * alternating resizes of a huge screen took 47 s and 3 GB).
+ */
+class ResizeBudget {
+  private cells = 0;
+  constructor(private readonly path: string) {}
+
+  check(ev: CastEvent, line: number): void {
+    const size = parseResize(ev.data);
+    if (!size) throw malformed(this.path, line, `resize event data must be "COLSxROWS" with sizes from 1 to 10000, got ${JSON.stringify(ev.data)}`);
+    const cells = size.cols * size.rows;
+    if (cells > limit('maxScreenCells')) throw limitError('maxScreenCells', `resize to ${ev.data} is ${cells} cells, more than tapedeck holds`, { file: this.path, line });
+    this.cells += cells;
+    if (this.cells > limit('maxResizeCells')) {
+      throw limitError('maxResizeCells', `the resizes up to this one allocate ${this.cells} screen cells in all, more than the budget`, { file: this.path, line });
+    }
+  }
 }
 
 function parseEventLine(path: string, line: number, text: string, version: 2 | 3): { stamp: number; code: string; data: string } {

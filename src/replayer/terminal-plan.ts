@@ -5,6 +5,7 @@ import { eventBytes, parseResize, type CastEvent, type CastHeader, type Terminal
 import { openCast } from '../tape/asciicast-read.js';
 import { Screen } from '../session/screen.js';
 import { commandForCast } from './terminal-command.js';
+import { requireTrustedCommand, type TapeTrust } from './tape-trust.js';
 import { describeInput } from './terminal-describe.js';
 import { checkpointKey, syncKey, type ScreenCompareOptions } from './terminal-screen.js';
 
@@ -73,6 +74,8 @@ export interface TerminalPlan {
 export interface PlanOptions extends ScreenCompareOptions {
   /** Overrides the recorded command. */
   command?: readonly string[];
+  /** When set, the recorded command runs only for tapes under these folders (the CLI's trust rule). */
+  trust?: TapeTrust;
 }
 
 /** Later screens accepted for one input: enough for split redraws, bounded for huge tapes. */
@@ -133,6 +136,7 @@ export async function planTerminalReplay(path: string, options: PlanOptions = {}
   }
   // After the events: a malformed line is reported before a missing command.
   const command = commandForCast(path, header, options.command);
+  if (options.trust && !(options.command && options.command.length > 0)) requireTrustedCommand(path, command, options.trust);
   const lines = await readLines(path, lineNumbers, header.version === 1);
   for (const s of steps) s.at = lines.get(s.at.line) ?? s.at;
   return { path, header, headerLine: lines.get(1)?.text ?? '', command, steps, recordedExit, durationSeconds: time, compare };

@@ -5,6 +5,7 @@ import type { TerminalEvent } from '../session/events.js';
 import { spawnTerminal, type Terminal, type TerminalExit } from '../session/terminal.js';
 import type { Drift } from '../core/drift.js';
 import { screenDrift, terminalDrift } from './terminal-drift.js';
+import type { TapeTrust } from './tape-trust.js';
 import { planTerminalReplay, type PlannedStep, type TerminalPlan, type TerminalStepKind } from './terminal-plan.js';
 import { checkpointKey, syncKey } from './terminal-screen.js';
 import { CheckpointScreenshots, type CheckpointScreenshot, type ScreenshotCheckpointOptions } from './terminal-screenshot.js';
@@ -16,6 +17,8 @@ export type { CheckpointScreenshot, ScreenshotCheckpointOptions } from './termin
 export interface TerminalReplayOptions {
   /** Program and arguments; default the tape's recorded argv (or its command line, split without a shell). */
   command?: readonly string[];
+  /** Run the recorded command only for tapes under these folders (see tape-trust.ts; the CLI sets it). */
+  trust?: TapeTrust;
   /** Volatile regions, hidden on both sides: regexes over each line, or cell rectangles. */
   mask?: readonly ScreenMask[];
   /** Compare the style layer at checkpoints (markers, end of tape) too. */

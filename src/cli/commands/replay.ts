@@ -19,6 +19,7 @@ import { relative } from 'node:path';
 import { parseIntOption, parseOptions, splitCommand } from '../args.js';
 import { buildNormaliser, normaliserOptionSpec } from '../normaliser-options.js';
 import { formatReplayText } from '../../report/text.js';
+import { projectTrust } from '../../replayer/tape-trust.js';
 
 const HELP = `usage: tapedeck replay TAPE... [options] [-- CMD ARGS...]
 
@@ -30,7 +31,9 @@ once the screen shows what the recording showed before it; markers are
 checkpoints; the final screen and exit status are compared.
 CMD is required for protocol tapes. With terminal tapes only, CMD replaces
 their recorded command; in a run mixing both kinds, CMD goes to the protocol
-tapes and terminal tapes use their own.
+tapes and terminal tapes use their own. A terminal tape's recorded command runs
+only when the tape is in this project (under its goldens folder, or under the
+folder of tapedeck.config.json); for any other tape give CMD or --trust-tape.
 Exit 0: no drift; 1: drift; 2: bad input, unreadable tape, or CMD cannot start.
 
 options:
@@ -57,6 +60,8 @@ terminal tapes:
   --mask-rect R,C,W[,H]  hide a rectangle of cells (0-based row and column; repeatable)
   --styles             compare colours and attributes at checkpoints too
   --step-timeout-ms N  how long a step may wait for its screen (default ${DEFAULT_STEP_TIMEOUT_MS})
+  --trust-tape         run the command a terminal tape records even when the tape is
+                       not in this project (only for tapes you trust: it runs as you)
   --bail               stop a tape at its first drift (default: send the input anyway, go on)
   --realtime           wait the recorded interval before each step
   --screenshots        at each marker also render the live screen (Chromium; masks painted
@@ -94,6 +99,7 @@ export async function run(argv: string[]): Promise<number> {
     bail: { type: 'boolean', default: false },
     realtime: { type: 'boolean', default: false },
     screenshots: { type: 'boolean', default: false },
+    'trust-tape': { type: 'boolean', default: false },
     threshold: { type: 'string' },
     'max-diff-pixels': { type: 'string' },
     'max-diff-pixel-ratio': { type: 'string' },
@@ -139,6 +145,7 @@ export async function run(argv: string[]): Promise<number> {
           realtime: values.realtime,
           update: values.update,
           writePending,
+          ...(values['trust-tape'] ? {} : { trust: projectTrust({ configPath: config.path, goldens: config.goldens }) }),
           ...(screenshots ? { screenshots } : {}),
         },
         jobs,

@@ -1,7 +1,6 @@
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync, statSync, chmodSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { TapedeckError } from './errors.js';
+import { siblingTempPath } from './temp-files.js';
 import { ExitCode } from './exit-codes.js';
 
 /**
@@ -19,7 +18,7 @@ export function writeFileAtomic(path: string, data: string | Uint8Array): void {
 }
 
 function writeAtomically(path: string, data: string | Uint8Array): void {
-  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const tmp = siblingTempPath(path);
   let mode: number | undefined;
   try {
     mode = statSync(path).mode & 0o777;

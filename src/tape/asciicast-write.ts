@@ -1,6 +1,6 @@
+import { siblingTempPath, sweepStaleTemps } from '../core/temp-files.js';
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { dirname } from 'node:path';
 import { TapedeckError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
 import { BYTES_EVENT, type CastFormat } from './asciicast.js';
@@ -69,7 +69,8 @@ export class CastWriter {
 
   constructor(readonly path: string, options: CastWriterOptions) {
     this.format = options.format ?? 'v3';
-    this.tmpPath = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+    sweepStaleTemps(dirname(path)); // a recording killed with SIGKILL left its temp file here
+    this.tmpPath = siblingTempPath(path);
     try {
       this.fd = openSync(this.tmpPath, 'w', 0o644);
     } catch (err) {

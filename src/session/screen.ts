@@ -73,6 +73,7 @@ export class Screen {
       cols: options.cols ?? 80,
       scrollback: options.scrollback ?? 1000,
       allowProposedApi: true,
+      logLevel: 'off', // its parse warnings would print tape bytes to the user's terminal
     });
   }
 

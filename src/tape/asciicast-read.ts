@@ -98,7 +98,7 @@ async function firstLine(source: string, path: string): Promise<string> {
       chunks.push(Buffer.from(buf.subarray(0, bytesRead)));
       pos += bytesRead;
     }
-    return Buffer.concat(chunks).toString('utf8').replace(/\r$/, '');
+    return Buffer.concat(chunks).toString('utf8').replace(/^\ufeff/, '').replace(/\r$/, ''); // a BOM is no part of the header
   } finally {
     await fh.close();
   }
@@ -124,9 +124,9 @@ export async function openCast(path: string): Promise<OpenedCast> {
     return { path, header, events: () => streamEvents(path, header.version as 2 | 3, source) };
   }
   // Not a one-line v2/v3 header: the whole file must be a v1 JSON document.
-  const text = await readFile(source, 'utf8').catch((err: unknown) => {
+  const text = (await readFile(source, 'utf8').catch((err: unknown) => {
     throw ioError(path, err);
-  });
+  })).replace(/^\ufeff/, '');
   let doc: unknown;
   try {
     doc = JSON.parse(text);

@@ -56,20 +56,33 @@ for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]
   process.on(signal, onSignal);
 }
 
+/**
+ * Exit explicitly (a paused stdin or a finished child's pipes must not keep the
+ * CLI alive), but only once stdout and stderr are flushed: into a pipe they are
+ * asynchronous, and a large --json output was cut off mid-line by an early exit.
+ * A reader that never reads does not hold the exit for more than a few seconds.
+ */
+function exitFlushed(code: number): void {
+  let pending = 2;
+  const done = () => {
+    if (--pending === 0) process.exit(code);
+  };
+  setTimeout(() => process.exit(code), 5000).unref();
+  process.stdout.write('', done);
+  process.stderr.write('', done);
+}
+
 main(process.argv.slice(2)).then(
-  (code) => {
-    // Exit explicitly: a paused stdin or a finished child's pipes must not keep the CLI alive.
-    process.exit(code);
-  },
+  (code) => exitFlushed(code),
   (err: unknown) => {
     if (err instanceof TapedeckError) {
       process.stderr.write(`tapedeck: ${terminalSafe(err.describe())}\n`); // messages may quote a tape
-      process.exit(err.exitCode);
+      exitFlushed(err.exitCode);
     } else {
       const e = err as Error;
       process.stderr.write(`tapedeck: internal error: ${terminalSafe(e?.message ?? String(err))}\n`);
       if (process.env.TAPEDECK_DEBUG) process.stderr.write(`${e?.stack}\n`);
-      process.exit(ExitCode.usage);
+      exitFlushed(ExitCode.usage);
     }
   },
 );

@@ -81,7 +81,6 @@ export async function spoolToFile(path: string, name = 'spool'): Promise<string>
     for await (const chunk of createReadStream(path)) {
       const buf = chunk as Buffer;
       total += buf.length;
-      if (total > max) throw limitError('maxLineBytes', `the stream is longer than ${max} bytes (4 times the line limit)`, { file: path });
       const last = buf.lastIndexOf(0x0a);
       if (last === -1) sinceNewline += buf.length;
       else {
@@ -89,6 +88,7 @@ export async function spoolToFile(path: string, name = 'spool'): Promise<string>
         sinceNewline = buf.length - last - 1;
       }
       if (sinceNewline > limit('maxLineBytes')) throw limitError('maxLineBytes', `line ${line} is longer than ${limit('maxLineBytes')} bytes`, { file: path, line });
+      if (total > max) throw limitError('maxLineBytes', `the stream is longer than ${max} bytes (4 times the line limit)`, { file: path });
       let off = 0;
       while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
     }

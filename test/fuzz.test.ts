@@ -141,26 +141,31 @@ describe(`fuzz: ${CASES} malformed tapes and casts (seed ${SEED})`, () => {
     const dir = temp();
     const sample = Math.max(3, Math.round(CASES / 100));
     const echo = join(ROOT, 'examples/echo-server.mjs');
-    const runs: Promise<{ what: string; code: number | null; stderr: string; stdout: string }>[] = [];
+    type Job = { what: string; args: string[]; input?: string };
+    const jobs: Job[] = [];
     for (let i = 0; i < sample; i++) {
       const p = join(dir, `s${i}.ndjson`);
       writeFileSync(p, protocolTape(rng(SEED + 100_000 + i)));
       const c = join(dir, `s${i}.cast`);
       writeFileSync(c, castTape(rng(SEED + 200_000 + i)));
-      const go = (what: string, args: string[], input?: string) =>
-        tapedeck(args, { cwd: dir, env: ENV, input, timeoutMs: 60_000 }).then((res) => ({ what, ...res }));
-      runs.push(go(`replay ${p}`, ['replay', p, '--timeout-ms', '3000', '--', 'node', echo]));
-      runs.push(go(`serve ${p}`, ['serve', p], readFileSync(p, 'latin1').slice(0, 300)));
-      runs.push(go(`snapshot ${c}`, ['snapshot', c]));
-      runs.push(go(`replay ${c}`, ['replay', c, '--step-timeout-ms', '300']));
-      runs.push(go(`export ${c}`, ['export', c, '--format', 'v2', '--out', join(dir, `s${i}.v2.cast`)]));
+      jobs.push({ what: `replay ${p}`, args: ['replay', p, '--timeout-ms', '3000', '--', 'node', echo] });
+      jobs.push({ what: `serve ${p}`, args: ['serve', p], input: readFileSync(p, 'latin1').slice(0, 300) });
+      jobs.push({ what: `snapshot ${c}`, args: ['snapshot', c] });
+      jobs.push({ what: `replay ${c}`, args: ['replay', c, '--step-timeout-ms', '300'] });
+      jobs.push({ what: `export ${c}`, args: ['export', c, '--format', 'v2', '--out', join(dir, `s${i}.v2.cast`)] });
     }
-    for (const res of await Promise.all(runs)) {
+    // A few at a time: the machine has two cores.
+    const results: { what: string; code: number | null; stderr: string }[] = [];
+    for (let k = 0; k < jobs.length; k += 4) {
+      const batch = jobs.slice(k, k + 4).map((j) => tapedeck(j.args, { cwd: dir, env: ENV, input: j.input, timeoutMs: 90_000 }).then((res) => ({ what: j.what, ...res })));
+      results.push(...(await Promise.all(batch)));
+    }
+    for (const res of results) {
       expect([0, 1, 2], `${res.what}: ${res.stderr}`).toContain(res.code);
       expect(res.stderr, res.what).not.toMatch(/internal error|\n\s+at .*\.js:\d+/);
       // The replay of a cast from outside the project never ran its recorded command.
       expect(res.stderr, res.what).not.toMatch(CONTROL);
     }
     expect(() => readFileSync('/tmp/tapedeck-fuzz-pwned')).toThrow();
-  }, 300_000);
+  }, 900_000);
 });

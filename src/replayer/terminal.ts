@@ -5,6 +5,7 @@ import type { TerminalEvent } from '../session/events.js';
 import { spawnTerminal, type Terminal, type TerminalExit } from '../session/terminal.js';
 import type { Drift } from '../core/drift.js';
 import { screenDrift, terminalDrift } from './terminal-drift.js';
+import { StreamRedactor } from '../core/stream-redact.js';
 import type { TapeTrust } from './tape-trust.js';
 import { planTerminalReplay, type PlannedStep, type TerminalPlan, type TerminalStepKind } from './terminal-plan.js';
 import { checkpointKey, syncKey } from './terminal-screen.js';
@@ -207,6 +208,7 @@ class TerminalReplay {
         term: header.termType,
         env: { ...recorded, ...this.options.env },
         cwd: this.options.cwd,
+        ...liveRedaction(this.plan.secrets, this.options.env),
       });
     } catch (err) {
       if (err instanceof TapedeckError && !err.location) {
@@ -328,3 +330,9 @@ class TerminalReplay {
   }
 }
 
+/** The tape's redacted values, hidden in the live output as the recorder hid them (within each chunk). */
+function liveRedaction(secrets: readonly string[], env?: Record<string, string | undefined>): { outputFilter?: (chunk: Buffer) => Buffer } {
+  if (secrets.length === 0) return {};
+  const redactor = new StreamRedactor(secrets, { ...process.env, ...env }, false);
+  return redactor.active ? { outputFilter: (chunk) => redactor.push(chunk) } : {};
+}

@@ -22,6 +22,7 @@ export async function runTerminalRecord(own: string[], command: string[]): Promi
     format: { type: 'string' },
     kind: { type: 'string' },
     json: { type: 'boolean' },
+    'redact-env': { type: 'string', multiple: true, default: [] },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -48,6 +49,7 @@ export async function runTerminalRecord(own: string[], command: string[]): Promi
     cols,
     title: values.title,
     answerQueries: !interactive,
+    redactEnv: values['redact-env'],
   });
   const release = interactive ? connectInteractive(terminal, followSize) : connectPiped(terminal);
   const stopOnSignal = () => void terminal.kill();

@@ -62,15 +62,19 @@ describe('nothing from a tape or a live program reaches the terminal unescaped',
 
   it('the protocol drift summary, malformed-tape errors and serve logs', async () => {
     const dir = temp();
-    const request = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'echo\n::error file=a::injected\x1b]0;title\x07', params: { t: '\u009d0;x\u009c' } });
-    writeFileSync(join(dir, 'inj.ndjson'), `${JSON.stringify({ request, response: '{"jsonrpc":"2.0","id":1,"result":"\\u001b[2J\\u009b1m"}\n' })}\n`);
+    const request = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'echo', params: { t: '\u009d0;x\u009c' } });
+    // A request that is not JSON, with a raw newline: the summary prints it, and must not start a line with ::.
+    const raw = 'plain\n::error file=a::injected \u001b]0;title\u0007';
+    writeFileSync(join(dir, 'inj.ndjson'), `${JSON.stringify({ request, response: '{"jsonrpc":"2.0","id":1,"result":"\\u001b[2J\\u009b1m"}\n' })}\n${JSON.stringify({ request: raw, response: 'x\n' })}\n`);
     const replay = await tapedeck(['replay', 'inj.ndjson', '--', 'node', echo], { cwd: dir, env: { GITHUB_ACTIONS: 'true' } });
     expect(replay.code).toBe(1);
     expect(replay.stderr).not.toMatch(CONTROL);
     expect(replay.stderr).not.toMatch(/^\s*::/m);
-    expect(replay.stderr).toContain('\\e]0;title\\x07');
-    // The annotations on stdout are the only workflow commands.
-    expect(replay.stdout.split('\n').filter((l) => l.startsWith('::'))).toHaveLength(1);
+    expect(replay.stderr).toContain('\\x9d0;x\\x9c');
+    expect(replay.stderr).toContain('plain\\n\\x3a:error file=a::injected \\e]0;title\\x07'.replace('\\x3a:', '::'));
+    // The annotations on stdout are the only workflow commands: one per drift.
+    expect(replay.stdout.split('\n').filter((l) => l.startsWith('::')).length).toBeGreaterThanOrEqual(1);
+    expect(replay.stdout.split('\n').filter((l) => l.startsWith('::')).every((l) => /^::(error|warning|notice) /.test(l))).toBe(true);
     expect(replay.stdout).not.toMatch(CONTROL);
 
     writeFileSync(join(dir, 'bad.cast'), '{"version":2,"width":20,"height":3}\n[0.1,"\u001b]52;c;QQ==\u0007\u009d",5]\n');
@@ -185,6 +189,7 @@ describe('signals, descriptors, export, pipes and temp files', () => {
     const dir = temp();
     const cast = '{"version":2,"width":20,"height":3}\n[0.1,"o","from a pipe"]\n';
     const piped = await run(['sh', '-c', `node ${CLI} snapshot /dev/stdin`], { cwd: dir, input: cast });
+    expect(piped.stderr).toBe('');
     expect(piped.code).toBe(0);
     expect(piped.stdout).toContain('from a pipe');
 
@@ -193,6 +198,7 @@ describe('signals, descriptors, export, pipes and temp files', () => {
     writeFileSync(stale, 'half');
     writeFileSync(live, 'in use');
     const rec = await tapedeck(['record', '--out', 'demo.cast', '--', 'echo', 'hi'], { cwd: dir });
+    expect(rec.stderr).toContain('recorded echo');
     expect(rec.code).toBe(0);
     expect(existsSync(stale)).toBe(false);
     expect(existsSync(live)).toBe(true);

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { limit, limitError } from './limits.js';
+import { TapedeckError, ioError } from './errors.js';
 
 /**
  * Temporary files, named so that the next run can tell whose they are.
@@ -78,7 +79,9 @@ export async function spoolToFile(path: string, name = 'spool'): Promise<string>
   let sinceNewline = 0;
   let line = 1;
   try {
-    for await (const chunk of createReadStream(path)) {
+    // Standard input is opened as the stream it is: by path, a socket (as a parent's pipe often is) cannot be.
+    const input = path === '-' || path === '/dev/stdin' ? process.stdin : createReadStream(path);
+    for await (const chunk of input) {
       const buf = chunk as Buffer;
       total += buf.length;
       const last = buf.lastIndexOf(0x0a);
@@ -94,7 +97,8 @@ export async function spoolToFile(path: string, name = 'spool'): Promise<string>
     }
   } catch (err) {
     rmSync(out, { force: true });
-    throw err;
+    if (err instanceof TapedeckError) throw err;
+    throw ioError(path, err);
   } finally {
     closeSync(fd);
   }
@@ -103,6 +107,7 @@ export async function spoolToFile(path: string, name = 'spool'): Promise<string>
 
 /** True for a regular file (what can be read twice and at an offset). */
 export function isRegularFile(path: string): boolean {
+  if (path === '-') return false;
   try {
     return statSync(path).isFile();
   } catch {

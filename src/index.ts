@@ -20,6 +20,7 @@ export { replayTerminal, DEFAULT_STEP_TIMEOUT_MS, type TerminalReplayOptions, ty
 export { planTerminalReplay, type TerminalPlan, type PlannedStep, type TerminalStepKind } from './replayer/terminal-plan.js';
 export { replayTapes, isTerminalTape, type ReplayTapesOptions, type ReplayTapesResult, type AnyTapeResult, type ProtocolTapeResult } from './replayer/replay-tapes.js';
 export { commandForCast, splitCommandLine } from './replayer/terminal-command.js';
+export { projectTrust, isTrustedTape, type TapeTrust } from './replayer/tape-trust.js';
 export { describeInput } from './replayer/terminal-describe.js';
 export { recordTerminal, type RecordTerminalOptions, type RecordResult } from './recorder/terminal.js';
 export { recordScript, type ScriptStep, type RecordScriptOptions } from './recorder/terminal-script.js';

@@ -119,6 +119,27 @@ describe('secrets', () => {
     expect(serve.stderr).not.toContain('abc.123');
   });
 
+  it('casts: record --redact-env hides the value in output, input and header; replay restores it and matches', async () => {
+    const dir = temp();
+    mkdirSync(join(dir, 'goldens'));
+    const env = { TOKEN: SECRET };
+    const script = 'printf "arg=%s\\n" "$1"; read x; printf "got=%s\\n" "$x"';
+    const rec = await tapedeck(['record', '--out', 'goldens/s.cast', '--redact-env', 'TOKEN', '--', 'sh', '-c', script, 'sh', SECRET], { cwd: dir, env, input: `${SECRET}\n` });
+    expect(rec.code).toBe(0);
+    const cast = readFileSync(join(dir, 'goldens/s.cast'), 'utf8');
+    expect(cast).not.toContain('abc.123');
+    const [header, ...events] = cast.trim().split('\n').map((l) => JSON.parse(l) as unknown);
+    expect((header as { tapedeck: { argv: string[] } }).tapedeck.argv.at(-1)).toBe('{{tapedeck.env.TOKEN}}');
+    expect(events.some((e) => Array.isArray(e) && e[1] === 'o' && String(e[2]).includes('arg={{tapedeck.env.TOKEN}}'))).toBe(true);
+    expect(events.some((e) => Array.isArray(e) && e[1] === 'i' && String(e[2]).includes('{{tapedeck.env.TOKEN}}'))).toBe(true);
+    const replay = await tapedeck(['replay', 'goldens/s.cast', '--step-timeout-ms', '3000'], { cwd: dir, env });
+    expect(replay.stderr).not.toContain('abc.123');
+    expect(replay.code).toBe(0);
+    const unset = await tapedeck(['replay', 'goldens/s.cast'], { cwd: dir });
+    expect(unset.code).toBe(2);
+    expect(unset.stderr).toContain('TOKEN is not set');
+  });
+
   it('TD1002 redacts what it received before cutting it to 500 characters', async () => {
     const dir = temp();
     // 490 characters, then the token across the 500-character cut, then a hang.

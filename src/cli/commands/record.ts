@@ -7,9 +7,12 @@ const HELP = `usage: tapedeck record --out FILE [--kind protocol|terminal] [opti
 
 The kind comes from the extension: .ndjson/.jsonl record a protocol tape, .cast a terminal tape.
 
+options:
+  --redact-env NAME    store NAME's value as {{tapedeck.env.NAME}} (repeatable; casts: in
+                       the output, the input and the header)
+
 protocol options:
   --boundary RULE      where a response ends: auto (default), done, jsonrpc, idle:MS
-  --redact-env NAME    store NAME's value as {{tapedeck.env.NAME}} (repeatable)
 
 terminal options:
   --rows R --cols C    terminal size (default: the real terminal's, else 24x80)

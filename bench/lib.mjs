@@ -44,3 +44,15 @@ export function roundTrips(command, requests) {
 export function echoRequests(n) {
   return Array.from({ length: n }, (_, i) => JSON.stringify({ jsonrpc: '2.0', id: i + 1, method: 'echo', params: { n: i, text: `message ${i}` } }));
 }
+
+/**
+ * One row of `npm run bench`'s table, printed as a tagged JSON line that bench/run.mjs
+ * collects. `ratio` is tapedeck against the baseline measured in the same run; `target`
+ * the bound it must meet (`max`: ratio <= target; `min`: ratio >= target).
+ */
+export function row({ path, tapedeck, baseline, unit, target, bound = 'max', note }) {
+  const ratio = tapedeck / baseline;
+  const pass = bound === 'max' ? ratio <= target : ratio >= target;
+  console.log(`BENCH ${JSON.stringify({ path, tapedeck, baseline, unit, ratio, target, bound, pass, note })}`);
+  return pass;
+}

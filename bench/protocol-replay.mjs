@@ -1,41 +1,67 @@
-// Benchmark: replaying a 10,000-pair protocol tape against a trivial echo
-// server, against a minimal hand-written client doing the same round trips.
-// Target: tapedeck at most 1.2x the baseline. Prints medians of interleaved runs.
-//   node bench/protocol-replay.mjs [pairs] [runs]
+// Benchmark: replaying a protocol tape against a trivial echo server, against a minimal
+// hand-written client doing the same round trips (bench/lib.mjs roundTrips). Each side runs
+// in its own process, interleaved, so time and peak RSS compare like for like.
+// Targets: the library within 1.2x of the client, the CLI within 1.3x, peak RSS within 1.3x.
+//   node bench/protocol-replay.mjs [pairs...]        (default 10000 50000; RUNS=5)
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { echoRequests, median, roundTrips } from './lib.mjs';
+import { fileURLToPath } from 'node:url';
+import { echoRequests, median, roundTrips, row } from './lib.mjs';
 
 const root = resolve(import.meta.dirname, '..');
-const { replayProtocolTape } = await import(join(root, 'dist/index.js'));
-const pairs = Number(process.argv[2] ?? 10_000);
-const runs = Number(process.argv[3] ?? 5);
 const server = ['node', join(root, 'examples/echo-server.mjs')];
-const dir = mkdtempSync(join(tmpdir(), 'tapedeck-bench-'));
-const tape = join(dir, 'echo.ndjson');
-const requests = echoRequests(pairs);
-writeFileSync(
-  tape,
-  requests.map((r) => {
+const self = fileURLToPath(import.meta.url);
+
+function writeTape(path, requests) {
+  const lines = requests.map((r) => {
     const m = JSON.parse(r);
     return JSON.stringify({ request: r, response: `{"jsonrpc":"2.0","id":${m.id},"result":${JSON.stringify(m.params)}}\n` });
-  }).join('\n') + '\n',
-);
+  });
+  writeFileSync(path, `${lines.join('\n')}\n`);
+}
 
-const base = [];
-const ours = [];
-for (let i = 0; i < runs; i++) {
-  base.push((await roundTrips(server, requests)).totalMs);
+// Child mode: one side of one run; prints {ms, rssMb}.
+if (process.argv[2] === '--side') {
+  const [, , , side, tape, pairs] = process.argv;
   const t0 = performance.now();
-  const result = await replayProtocolTape(tape, { command: server });
-  ours.push(performance.now() - t0);
-  if (result.drifts.length > 0) throw new Error(`unexpected drift: ${JSON.stringify(result.drifts[0])}`);
+  if (side === 'client') await roundTrips(server, echoRequests(Number(pairs)));
+  else {
+    const { replayProtocolTape } = await import(join(root, 'dist/index.js'));
+    const result = await replayProtocolTape(tape, { command: server });
+    if (result.drifts.length > 0) throw new Error(`unexpected drift: ${JSON.stringify(result.drifts[0])}`);
+  }
+  process.stdout.write(JSON.stringify({ ms: performance.now() - t0, rssMb: process.resourceUsage().maxRSS / 1024 }));
+  process.exit(0);
+}
+
+const runs = Number(process.env.RUNS ?? 5);
+const sizes = process.argv.slice(2).map(Number);
+const dir = mkdtempSync(join(tmpdir(), 'tapedeck-bench-'));
+for (const pairs of sizes.length > 0 ? sizes : [10_000, 50_000]) {
+  const tape = join(dir, `echo-${pairs}.ndjson`);
+  writeTape(tape, echoRequests(pairs));
+  const side = (name) => JSON.parse(execFileSync(process.execPath, [self, '--side', name, tape, String(pairs)], { encoding: 'utf8' }));
+  const client = [];
+  const library = [];
+  const cli = [];
+  for (let i = 0; i < runs; i++) {
+    client.push(side('client'));
+    library.push(side('library'));
+    // The CLI as a user runs it: node start, argument parsing, reading, replaying, the summary.
+    const t0 = performance.now();
+    execFileSync(process.execPath, [join(root, 'dist/cli/main.js'), 'replay', tape, '--', ...server], { stdio: 'ignore' });
+    cli.push(performance.now() - t0);
+  }
+  const c = median(client.map((r) => r.ms));
+  const l = median(library.map((r) => r.ms));
+  const k = median(cli);
+  const cRss = median(client.map((r) => r.rssMb));
+  const lRss = median(library.map((r) => r.rssMb));
+  console.log(`protocol replay, ${pairs} pairs, median of ${runs}: client ${c.toFixed(0)} ms ${cRss.toFixed(0)} MB, library ${l.toFixed(0)} ms ${lRss.toFixed(0)} MB, CLI ${k.toFixed(0)} ms`);
+  row({ path: `protocol replay, ${pairs} pairs (library)`, tapedeck: l, baseline: c, unit: 'ms', target: 1.2, note: 'minimal client process' });
+  row({ path: `protocol replay, ${pairs} pairs (CLI)`, tapedeck: k, baseline: c, unit: 'ms', target: 1.3, note: 'minimal client process' });
+  row({ path: `protocol replay, ${pairs} pairs (peak RSS)`, tapedeck: lRss, baseline: cRss, unit: 'MB', target: 1.3, note: 'minimal client process' });
 }
 rmSync(dir, { recursive: true, force: true });
-const b = median(base);
-const o = median(ours);
-console.log(`protocol replay, ${pairs} pairs, median of ${runs}:`);
-console.log(`  baseline client  ${b.toFixed(0)} ms (start the server, ${pairs} round trips, stop it)`);
-console.log(`  tapedeck replay  ${o.toFixed(0)} ms (the same, plus reading the tape and comparing every response)`);
-console.log(`  ratio ${(o / b).toFixed(2)}x (target <= 1.2x)`);

@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { echoRequests, median, roundTrips } from './lib.mjs';
+import { echoRequests, median, roundTrips, row } from './lib.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const n = Number(process.argv[2] ?? 5000);
@@ -39,5 +39,6 @@ for (const [name, { command, requests }] of Object.entries(servers)) {
   console.log(`  bare Node relay  ${((r / n) * 1000).toFixed(1)} us/round trip (${(r / d).toFixed(2)}x: the floor for any process in the path)`);
   console.log(`  tapedeck tap     ${((t / n) * 1000).toFixed(1)} us/round trip`);
   console.log(`  ratio ${(t / d).toFixed(2)}x against direct (target <= 1.2x), ${(t / r).toFixed(2)}x against the bare relay`);
+  row({ path: `record tap, ${name}`, tapedeck: (t / n) * 1000, baseline: (d / n) * 1000, unit: 'us/trip', target: 1.2, note: `direct; bare relay ${(r / d).toFixed(2)}x` });
 }
 rmSync(dir, { recursive: true, force: true });

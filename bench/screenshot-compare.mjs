@@ -11,6 +11,7 @@
 // Each case gets fresh copies of the PNG bytes every run (nothing is cached
 // between runs). BENCH_DIST=path/to/dist measures another build (e.g. a copy of
 // the previous one) with the same inputs.
+import { row } from './lib.mjs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pngjs from 'pngjs';
@@ -108,6 +109,7 @@ function measure(label, a, b) {
   const m1 = median(ours);
   const m2 = median(raw);
   console.log(`compare 1000x600 PNGs, ${label} (${(a.length / 1024).toFixed(0)}/${(b.length / 1024).toFixed(0)} KB, ${count} px differ): tapedeck median ${m1.toFixed(2)} ms, raw pixelmatch on decoded buffers median ${m2.toFixed(2)} ms, ratio ${(m1 / m2).toFixed(2)} (target <= 1.5)`);
+  row({ path: `compare 1000x600 PNGs, ${label}`, tapedeck: m1, baseline: m2, unit: 'ms', target: 1.5, note: 'pixelmatch on decoded buffers' });
 }
 
 const a = screenImage(new Set());

@@ -2,6 +2,7 @@
 // versus Chromium's own raw capture (CDP Page.captureScreenshot, PNG) of the same
 // page area, measured in the same run. Target: ratio <= 1.3.
 // BENCH_DIST=path/to/dist measures another build (e.g. a copy of the previous one).
+import { row } from './lib.mjs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -42,3 +43,4 @@ screen.dispose();
 const m1 = median(ours);
 const m2 = median(raw);
 console.log(`screenshot 120x40 (${size.width}x${size.height} px, ${first.png.length} B PNG): tapedeck median ${m1.toFixed(1)} ms, raw CDP capture median ${m2.toFixed(1)} ms, ratio ${(m1 / m2).toFixed(2)} (target <= 1.3)`);
+row({ path: 'warm screenshot 120x40', tapedeck: m1, baseline: m2, unit: 'ms', target: 1.3, note: 'raw CDP capture' });

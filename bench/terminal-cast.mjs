@@ -2,6 +2,7 @@
 // cast) versus raw @xterm/headless fed the same output bytes from memory.
 // Each side runs in its own process so peak RSS is its own.
 // Targets: throughput ratio >= 0.8x, tapedeck peak RSS < 300 MB.
+import { row } from './lib.mjs';
 import { execFileSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, statSync, writeSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -60,7 +61,7 @@ async function runBaseline() {
 }
 
 async function runTapedeck() {
-  const { playCast } = await import('../dist/render/index.js');
+  const { playCast } = await import('../dist/index.js');
   const t0 = performance.now();
   const played = await playCast(castPath);
   const ms = performance.now() - t0;
@@ -92,3 +93,6 @@ console.log(`  tapedeck playCast     ${ours.ms.toFixed(0)} ms  ${mbps(ours).toFi
 console.log(`  throughput ratio      ${(mbps(ours) / mbps(base)).toFixed(2)}x (target >= 0.8x); RSS target < 300 MB`);
 console.log(`  same final screen     ${base.text === ours.text ? 'yes' : 'NO'}`);
 if (base.text !== ours.text) process.exitCode = 1;
+row({ path: '50 MB cast to final screen (time)', tapedeck: ours.ms, baseline: base.ms, unit: 'ms', target: 1.25, note: 'raw @xterm/headless' });
+const rss = (side) => Math.max(...results[side].map((r) => r.maxRssMb));
+row({ path: '50 MB cast to final screen (peak RSS)', tapedeck: rss('tapedeck'), baseline: rss('baseline'), unit: 'MB', target: 1.5, note: 'raw @xterm/headless' });

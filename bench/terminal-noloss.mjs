@@ -1,12 +1,14 @@
 // No output lost at exit: `seq 1 200000` through node-pty alone (the baseline,
 // which drops the tail in some runs) and through tapedeck's recorder, RUNS
 // times each. Prints complete runs per side and the time ratio.
+import { row } from './lib.mjs';
 import { createRequire } from 'node:module';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { recordTerminal } from '../dist/recorder/terminal.js';
-import { eventBytes, readCast } from '../dist/render/index.js';
+import { eventBytes } from '../dist/tape/asciicast.js';
+import { readCast } from '../dist/index.js';
 
 const require = createRequire(import.meta.url);
 const pty = require('node-pty');
@@ -50,3 +52,4 @@ console.log(`  node-pty alone      ${result.base.ok}/${RUNS} complete, shortest 
 console.log(`  tapedeck record     ${result.ours.ok}/${RUNS} complete, shortest ${result.ours.minBytes} bytes, ${(result.ours.ms / RUNS).toFixed(0)} ms/run (cast written and read back)`);
 console.log(`  time ratio          ${(result.ours.ms / result.base.ms).toFixed(2)}x`);
 if (result.ours.ok !== RUNS) process.exitCode = 1;
+row({ path: `record seq 1 200000 x${RUNS}, all complete: ${result.ours.ok === RUNS ? 'yes' : 'NO'}`, tapedeck: result.ours.ms / RUNS, baseline: result.base.ms / RUNS, unit: 'ms/run', target: result.ours.ok === RUNS ? 1.5 : 0, note: 'node-pty alone' });

@@ -61,3 +61,4 @@ console.log(`vim session: ${events.filter((e) => e.code === 'i').length} inputs,
 console.log(`replay, median of ${RUNS}: total ${total.toFixed(0)} ms, program start ${startup.toFixed(0)} ms, steps ${replay.toFixed(0)} ms`);
 console.log(`ratio (replay without start / recorded): ${(ratio * 100).toFixed(2)}% (target < 5%) ${ratio < 0.05 ? 'OK' : 'SLOW'}`);
 process.exitCode = ratio < 0.05 ? 0 : 1;
+row({ path: 'terminal replay of a ~30 s vim session (steps only)', tapedeck: replay, baseline: recordedMs, unit: 'ms', target: 0.05, note: 'the recorded duration' });

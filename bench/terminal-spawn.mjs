@@ -1,8 +1,9 @@
 // Spawn-to-first-screen: how long until `printf x` is visible, through
 // tapedeck's spawnTerminal (pinned env, PTY, headless screen, wait) versus
 // node-pty alone (first data event carrying "x"). Target: ratio <= 1.5.
+import { row } from './lib.mjs';
 import { createRequire } from 'node:module';
-import { spawnTerminal } from '../dist/session/index.js';
+import { spawnTerminal } from '../dist/index.js';
 
 const require = createRequire(import.meta.url);
 const pty = require('node-pty');
@@ -50,3 +51,4 @@ console.log(`spawn-to-first-screen (printf x), median of ${RUNS}:`);
 console.log(`  node-pty alone      ${b.toFixed(2)} ms`);
 console.log(`  tapedeck terminal   ${o.toFixed(2)} ms`);
 console.log(`  ratio               ${(o / b).toFixed(2)}x (target <= 1.5x)`);
+row({ path: 'spawn to first screen', tapedeck: o, baseline: b, unit: 'ms', target: 1.5, note: 'node-pty alone' });

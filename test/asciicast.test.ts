@@ -3,7 +3,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync, readdirSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TapedeckError } from '../src/core/errors.js';
-import { BYTES_EVENT, CastWriter, eventBytes, openCast, playCast, readCast, type CastEvent } from '../src/render/index.js';
+import { BYTES_EVENT, eventBytes, type CastEvent } from '../src/tape/asciicast.js';
+import { CastWriter } from '../src/tape/asciicast-write.js';
+import { openCast, playCast, readCast } from '../src/index.js';
 import { recordTerminal } from '../src/recorder/terminal.js';
 import { spawnTerminal } from '../src/session/index.js';
 

@@ -3,7 +3,8 @@ import { execFile, spawn as spawnChild } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { CastWriter, playCast, readCast } from '../src/render/index.js';
+import { CastWriter } from '../src/tape/asciicast-write.js';
+import { playCast, readCast } from '../src/index.js';
 import { spawnTerminal } from '../src/session/index.js';
 import { processAlive } from './helpers/cli.js';
 
@@ -160,7 +161,7 @@ describe('process exit hook', () => {
 
 describe('playCast from the build (worker thread reads the cast)', () => {
   it('gives the same screen as reading on the main thread, with flow control on a 12 MB tape', async () => {
-    const dist = (await import(join(ROOT, 'dist/render/index.js'))) as typeof import('../src/render/index.js');
+    const dist = (await import(join(ROOT, 'dist/index.js'))) as typeof import('../src/index.js');
     const out = join(dir, 'big.cast');
     const w = new CastWriter(out, { cols: 60, rows: 10 });
     let size = 0;
@@ -181,7 +182,7 @@ describe('playCast from the build (worker thread reads the cast)', () => {
   });
 
   it('reports malformed lines from the worker as the same TapedeckError', async () => {
-    const dist = await import(join(ROOT, 'dist/render/index.js'));
+    const dist = await import(join(ROOT, 'dist/index.js'));
     const bad = join(dir, 'worker-bad.cast');
     // Over 1 MB, so the build reads it on a worker thread (smaller tapes are read in-thread).
     const filler = Array.from({ length: 20_000 }, () => `[0.001, "o", "${'x'.repeat(60)}"]`).join('\n');

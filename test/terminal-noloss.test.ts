@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { runs } from './helpers/soak.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnTerminal } from '../src/session/index.js';
 import { recordTerminal } from '../src/recorder/terminal.js';
-import { eventBytes, readCast } from '../src/render/index.js';
+import { eventBytes } from '../src/tape/asciicast.js';
+import { readCast } from '../src/index.js';
 
 /** What `seq 1 N` prints through a PTY (onlcr turns \n into \r\n). */
 function seqOutput(n: number): Buffer {
@@ -13,7 +15,7 @@ function seqOutput(n: number): Buffer {
   return Buffer.from(parts.join(''));
 }
 
-const RUNS = Number(process.env.TAPEDECK_NOLOSS_RUNS ?? 50);
+const RUNS = Number(process.env.TAPEDECK_NOLOSS_RUNS ?? runs(6, 50));
 const expected = seqOutput(200000);
 
 describe('no output lost when the child exits', () => {

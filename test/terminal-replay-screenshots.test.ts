@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readCast } from '../src/render/index.js';
+import { readCast } from '../src/index.js';
 import { screenshotCast } from '../src/render/screenshot-cast.js';
 import { comparePngs } from '../src/render/pixel-diff.js';
 import { pngSize } from '../src/render/pixel-diff-png.js';

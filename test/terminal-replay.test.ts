@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readCast } from '../src/render/index.js';
+import { readCast } from '../src/index.js';
 import { recordScript } from '../src/recorder/terminal-script.js';
 import { replayTerminal, type TerminalTapeResult } from '../src/replayer/terminal.js';
 import { driftToEnvelope } from '../src/replayer/envelopes.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Screen, paletteRgb } from '../src/render/index.js';
+import { Screen } from '../src/session/screen.js';
+import { paletteRgb } from '../src/session/screen-colors.js';
 
 async function screenWith(data: string, rows = 4, cols = 20, scrollback?: number): Promise<Screen> {
   const s = new Screen({ rows, cols, scrollback });

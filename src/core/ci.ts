@@ -1,4 +1,4 @@
-/** CI detection and golden update modes (ARCHITECTURE.md "Update modes and CI"). */
+/** CI detection and golden update modes (docs/ARCHITECTURE.md "Update modes and CI"). */
 export type UpdateMode = 'none' | 'new' | 'all';
 
 export function isCI(env: NodeJS.ProcessEnv = process.env): boolean {

@@ -1,4 +1,4 @@
-/** Process exit codes shared by every command (ARCHITECTURE.md "Exit codes"). */
+/** Process exit codes shared by every command (docs/ARCHITECTURE.md "Exit codes"). */
 export const ExitCode = {
   ok: 0,
   drift: 1,

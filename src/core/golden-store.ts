@@ -6,7 +6,7 @@ import { isCI, type UpdateMode } from './ci.js';
 
 /**
  * The golden store: where goldens live, and the one place that decides whether
- * a golden is compared, written or rewritten (ARCHITECTURE.md "Update modes").
+ * a golden is compared, written or rewritten (docs/ARCHITECTURE.md "Update modes").
  *
  *   none  never write; a missing golden fails (the CI default)
  *   new   write missing goldens, compare existing ones (the local default)

@@ -7,6 +7,7 @@ import { formatPair, readProtocolTape, type ProtocolTape } from '../tape/protoco
 import { replayProtocolTape } from '../replayer/protocol.js';
 import { unacceptedDrifts } from '../replayer/replay-tapes.js';
 import { checkGolden } from '../core/golden-store.js';
+import { isTerminalTape } from '../tape/kind.js';
 import { replayCastCleanly } from './terminal-replay.js';
 import { formatDrifts, replayVerdict } from './format.js';
 import { nextGoldenPath, updateModeFor, usedGoldens, type MatcherStateLike } from './context.js';
@@ -54,7 +55,7 @@ function assertCommand(command: unknown, matcher: string): asserts command is st
 export async function toReplayCleanly(this: State, received: unknown, command?: unknown, options?: unknown) {
   if (typeof received !== 'string') throw new TypeError('toReplayCleanly: expected the path of a tape (.ndjson or .cast)');
   usedGoldens.add(resolve(received)); // a tape a test replays is in use, wherever it lives
-  if (/\.cast$/i.test(received)) return replayCastCleanly(this, received, command, options);
+  if (isTerminalTape(received)) return replayCastCleanly(this, received, command, options);
   assertCommand(command, 'toReplayCleanly');
   const update = updateModeFor(this) === 'all';
   const result = await replayProtocolTape(received, { command, update, ...settings((options ?? {}) as ProtocolMatcherOptions) });

@@ -14,7 +14,9 @@ import { packageDir } from './renderer-fonts.js';
  *
  * TAPEDECK_CHROMIUM overrides the executable (default /usr/bin/chromium, as
  * Debian's `chromium` package installs it); AGENT_TTY_BROWSER_PATH (seed 002)
- * is read too.
+ * is read too. TAPEDECK_BROWSER_ENDPOINT names a running Playwright browser
+ * server (`ws://…`, from `launchBrowserServer`) to connect to instead of
+ * launching one: many short CLI runs (a test suite) then share one Chromium.
  */
 export const DEFAULT_CHROMIUM = '/usr/bin/chromium';
 
@@ -71,6 +73,8 @@ export async function closeBrowser(): Promise<void> {
 }
 
 async function launch(): Promise<Browser> {
+  const endpoint = process.env.TAPEDECK_BROWSER_ENDPOINT;
+  if (endpoint) return connect(endpoint);
   const executablePath = chromiumPath();
   if (!existsSync(executablePath)) {
     throw new TapedeckError('RENDERER_UNAVAILABLE', `Chromium not found at ${executablePath}. Fix: ${INSTALL_HINT}`, {
@@ -93,6 +97,28 @@ async function launch(): Promise<Browser> {
       cause: err,
     });
   }
+}
+
+async function connect(endpoint: string): Promise<Browser> {
+  try {
+    return await chromium.connect(endpoint, { timeout: 30_000 });
+  } catch (err) {
+    const first = String((err as Error)?.message ?? err).split('\n')[0];
+    throw new TapedeckError('RENDERER_UNAVAILABLE', `no browser at TAPEDECK_BROWSER_ENDPOINT=${endpoint}: ${first}. Fix: start it again, or unset TAPEDECK_BROWSER_ENDPOINT to launch Chromium`, {
+      exitCode: ExitCode.rendererUnavailable,
+      details: { endpoint },
+      cause: err,
+    });
+  }
+}
+
+/**
+ * Starts a Chromium that other processes share through TAPEDECK_BROWSER_ENDPOINT,
+ * launched exactly as getBrowser() would launch its own. Close it when done.
+ */
+export async function launchBrowserServer(): Promise<{ wsEndpoint: string; close: () => Promise<void> }> {
+  const server = await chromium.launchServer({ executablePath: chromiumPath(), args: CHROMIUM_ARGS, env: { ...process.env, ...isolatedFontconfig() }, timeout: 30_000 });
+  return { wsEndpoint: server.wsEndpoint(), close: () => server.close() };
 }
 
 /**

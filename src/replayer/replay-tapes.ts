@@ -4,9 +4,11 @@ import type { Drift } from '../core/drift.js';
 import { readProtocolTape, type ProtocolTape } from '../tape/protocol-tape.js';
 import { placeholderFor, placeholdersIn, restore } from '../core/redact.js';
 import { replayProtocolTape, type ProtocolReplayOptions, type TapeReplayResult } from './protocol.js';
+import { isTerminalTape } from '../tape/kind.js';
 import { expandTapes, selectShard, type Shard } from './run.js';
-import { replayTerminal, type TerminalReplayOptions, type TerminalTapeResult } from './terminal.js';
-import { planTerminalReplay, type TerminalPlan } from './terminal-plan.js';
+// Terminal replay (node-pty, xterm, maybe Chromium) loads only when a .cast is in the run.
+import type { TerminalReplayOptions, TerminalTapeResult } from './terminal.js';
+import type { TerminalPlan } from './terminal-plan.js';
 
 /**
  * One run over protocol and terminal tapes together, as `tapedeck replay`
@@ -47,9 +49,7 @@ function requireRedactedValues(tape: ProtocolTape, env: NodeJS.ProcessEnv): void
   }
 }
 
-export function isTerminalTape(path: string): boolean {
-  return /\.cast$/i.test(path);
-}
+export { isTerminalTape };
 
 type Prepared = { kind: 'protocol'; tape: ProtocolTape } | { kind: 'terminal'; plan: TerminalPlan };
 
@@ -64,7 +64,10 @@ export async function replayTapes(patterns: readonly string[], options: ReplayTa
   const terminalCommand = hasProtocol ? undefined : command;
   const prepared: Prepared[] = [];
   for (const path of paths) {
-    if (isTerminalTape(path)) prepared.push({ kind: 'terminal', plan: await planTerminalReplay(path, { ...options.terminal, command: terminalCommand }) });
+    if (isTerminalTape(path)) {
+      const { planTerminalReplay } = await import('./terminal-plan.js');
+      prepared.push({ kind: 'terminal', plan: await planTerminalReplay(path, { ...options.terminal, command: terminalCommand }) });
+    }
     else {
       const tape = await readProtocolTape(path);
       // A secret the tape needs but the environment lacks is bad input: found before any server starts.
@@ -76,7 +79,7 @@ export async function replayTapes(patterns: readonly string[], options: ReplayTa
   const results = await runPool<Prepared, AnyTapeResult>(prepared, options.jobs ?? availableParallelism(), async (item) => {
     const result: AnyTapeResult =
       item.kind === 'terminal'
-        ? await replayTerminal(item.plan, options.terminal)
+        ? await (await import('./terminal.js')).replayTerminal(item.plan, options.terminal)
         : { ...(await replayProtocolTape(item.tape, { ...options.protocol, command: command! })), kind: 'protocol' };
     options.onTapeDone?.(result, ++done, prepared.length);
     return result;

@@ -89,7 +89,8 @@ export interface TerminalTapeResult {
   recordedMs: number;
 }
 
-export const DEFAULT_STEP_TIMEOUT_MS = 5000;
+export { DEFAULT_STEP_TIMEOUT_MS } from './terminal-defaults.js';
+import { DEFAULT_STEP_TIMEOUT_MS } from './terminal-defaults.js';
 /** After a drift, later steps stop waiting once the screen sat still this long (see ScreenWaitOptions). */
 const GIVE_UP_AFTER_DRIFT_MS = 500;
 /** Larger tapes are not kept in memory for reports. */

@@ -1,5 +1,5 @@
 /**
- * The pinned environment a terminal program runs in (ARCHITECTURE.md
+ * The pinned environment a terminal program runs in (docs/ARCHITECTURE.md
  * "Determinism rules"): the same TERM, locale, time zone and size everywhere,
  * and none of the caller's colour-forcing switches.
  */

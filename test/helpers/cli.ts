@@ -19,7 +19,10 @@ export interface RunResult {
 /** Runs a command to its end with optional stdin, killing it (and failing loudly) after timeoutMs. */
 export function run(command: string[], options: { input?: string; env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {}): Promise<RunResult> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(command[0], command.slice(1), { cwd: options.cwd ?? ROOT, env: { ...process.env, ...options.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const env = { ...process.env, ...options.env };
+    // A test that picks its own Chromium (a missing one, say) must not get the suite's shared browser.
+    if (options.env && 'TAPEDECK_CHROMIUM' in options.env) delete env.TAPEDECK_BROWSER_ENDPOINT;
+    const child = spawn(command[0], command.slice(1), { cwd: options.cwd ?? ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (c: Buffer) => out.push(c));

@@ -1,6 +1,7 @@
 import { parseBoundary } from '../../core/boundary.js';
 import { usageError } from '../../core/errors.js';
 import { recordProtocol } from '../../recorder/protocol-tap.js';
+import { tapeKind } from '../../tape/kind.js';
 import { parseOptions, splitCommand } from '../args.js';
 
 const HELP = `usage: tapedeck record --out FILE [--kind protocol|terminal] [options] -- CMD ARGS...
@@ -20,13 +21,6 @@ terminal options:
   --format v3|v2       asciicast version to write (default v3)
 `;
 
-export type TapeKind = 'protocol' | 'terminal';
-
-export function kindFromPath(path: string): TapeKind | undefined {
-  if (/\.(ndjson|jsonl)$/i.test(path)) return 'protocol';
-  if (/\.cast$/i.test(path)) return 'terminal';
-  return undefined;
-}
 
 export async function run(argv: string[]): Promise<number> {
   const { own, command } = splitCommand(argv);
@@ -38,7 +32,7 @@ export async function run(argv: string[]): Promise<number> {
   const outFlag = own.indexOf('--out');
   const out = outFlag >= 0 ? own[outFlag + 1] : undefined;
   if (!out) throw usageError('record: --out FILE is required');
-  const kind = (kindFlag >= 0 ? own[kindFlag + 1] : undefined) ?? kindFromPath(out);
+  const kind = (kindFlag >= 0 ? own[kindFlag + 1] : undefined) ?? tapeKind(out);
   if (kind !== 'protocol' && kind !== 'terminal') {
     throw usageError(`record: cannot tell the tape kind of ${JSON.stringify(out)}: name it .ndjson/.jsonl or .cast, or pass --kind protocol|terminal`);
   }

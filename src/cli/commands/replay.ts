@@ -9,11 +9,9 @@ import { expandTapes, parseShard } from '../../replayer/run.js';
 import { isCI, resolveUpdateMode } from '../../core/ci.js';
 import { writeFileAtomic } from '../../core/atomic-write.js';
 import { githubAnnotations, junitXml, type CiTapeResult } from '../../report/ci-reports.js';
-import { renderHtmlReport } from '../../report/html.js';
-import { reportFromRun } from '../../report/from-run.js';
-import { closeRenderer } from '../../render/renderer.js';
 import { ProgressLine } from '../progress.js';
-import { DEFAULT_STEP_TIMEOUT_MS, type ScreenshotCheckpointOptions, type TerminalTapeResult } from '../../replayer/terminal.js';
+import type { ScreenshotCheckpointOptions, TerminalTapeResult } from '../../replayer/terminal.js';
+import { DEFAULT_STEP_TIMEOUT_MS } from '../../replayer/terminal-defaults.js';
 import { profileNames, resolveProfile } from '../../render/profiles.js';
 import { relative } from 'node:path';
 import { parseIntOption, parseOptions, splitCommand } from '../args.js';
@@ -164,6 +162,9 @@ export async function run(argv: string[]): Promise<number> {
       process.stderr.write(`tapedeck: wrote JUnit XML to ${values.out}\n`);
     }
     if (values.report) {
+      const { reportFromRun } = await import('../../report/from-run.js');
+      const { renderHtmlReport } = await import('../../report/html.js');
+      const { closeRenderer } = await import('../../render/renderer.js');
       const report = await reportFromRun(result, { startedAt, screenshots: result.tapes.some((t) => t.kind === 'terminal' && t.drifts.length > 0) });
       await closeRenderer();
       writeFileAtomic(values.report, renderHtmlReport(report));
@@ -172,7 +173,7 @@ export async function run(argv: string[]): Promise<number> {
     return result.exitCode;
   } finally {
     // The browser the checkpoints started must not keep the process alive.
-    if (screenshots) await closeRenderer();
+    if (screenshots) await (await import('../../render/renderer.js')).closeRenderer();
   }
 }
 

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { eagerClosure, fileCycles, layerOf, LAYERS, readImportGraph } from './helpers/import-graph.js';
+
+// The shape docs/ARCHITECTURE.md describes, checked on every run: imports go down the
+// layers only, no file imports itself round a cycle, files stay small, and commands
+// that never touch a terminal never load the terminal or render stack.
+const graph = readImportGraph();
+const MAX_LINES = 350;
+
+describe('architecture', () => {
+  it('imports only go down the layers', () => {
+    const upward = graph.references
+      .filter((r) => graph.lines.has(r.to) && layerOf(r.to) > layerOf(r.from))
+      .map((r) => `src/${r.from}:${r.line} imports src/${r.to} (${LAYERS[layerOf(r.from)]} may not import ${LAYERS[layerOf(r.to)] ?? 'the package entry'})`);
+    expect(upward).toEqual([]);
+  });
+
+  it('has no file cycles', () => {
+    expect(fileCycles(graph)).toEqual([]);
+  });
+
+  it(`keeps every source file under ${MAX_LINES} lines`, () => {
+    const long = [...graph.lines].filter(([, n]) => n > MAX_LINES).map(([f, n]) => `src/${f}: ${n} lines`);
+    expect(long).toEqual([]);
+  });
+
+  it('keeps the public entry small: fewer than 40 values, no export *', async () => {
+    const api = await import('../src/index.js');
+    expect(Object.keys(api).length).toBeLessThan(40);
+    const text = (await import('node:fs')).readFileSync(new URL('../src/index.ts', import.meta.url), 'utf8');
+    expect(text).not.toMatch(/export \*/);
+  });
+
+  // A protocol-only command must start fast and work without the native PTY module or a browser.
+  const heavy = ['node-pty', '@xterm/headless', '@xterm/xterm', 'playwright-core', 'pngjs', 'pixelmatch'];
+  for (const command of ['replay', 'record', 'serve', 'explain', 'fix', 'review']) {
+    it(`tapedeck ${command} loads no terminal or render package until it needs one`, () => {
+      const loaded = eagerClosure(graph, ['cli/main.ts', `cli/commands/${command}.ts`]);
+      expect(heavy.filter((p) => loaded.has(p))).toEqual([]);
+    });
+  }
+});

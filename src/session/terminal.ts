@@ -23,8 +23,7 @@ export interface SpawnOptions {
   scrollback?: number;
   /** Keep every event in `events.events` (default true; recorders that stream to disk turn it off). */
   retainEvents?: boolean;
-  /** Rewrites output before it is logged or drawn (replay hides the tape's secrets the way the tape does). */
-  outputFilter?: (chunk: Buffer) => Buffer;
+  outputFilter?: (chunk: Buffer) => Buffer; // rewrites output before it is logged or drawn (replay's redaction)
   /**
    * Answer terminal queries (device attributes, cursor position reports) from
    * the headless screen, as a real terminal would (default true). Turn off when
@@ -108,7 +107,6 @@ export class Terminal {
   private renderedSeq = 0;
   private resolveExited!: (exit: TerminalExit) => void;
   private disposed = false;
-  private readonly outputFilter?: (chunk: Buffer) => Buffer;
 
   constructor(command: string, args: string[], options: SpawnOptions) {
     const rows = options.rows ?? 24;
@@ -120,7 +118,6 @@ export class Terminal {
     const file = resolveCommand(command, cwd, env);
     this.command = command;
     this.args = args;
-    this.outputFilter = options.outputFilter;
     this.events = new EventLog(options.retainEvents ?? true);
     this.exited = new Promise((resolve) => (this.resolveExited = resolve));
     // Start the child first: it boots while the screen is being built (output arrives on a later tick).
@@ -131,7 +128,7 @@ export class Terminal {
       cols,
       cwd,
       env,
-      onData: (chunk) => this.onOutput(chunk),
+      onData: (chunk) => this.onOutput(options.outputFilter ? options.outputFilter(chunk) : chunk),
       onExit: (exit) => void this.onExit(exit),
     });
     this.untrack = trackProcess(this.child);
@@ -177,8 +174,7 @@ export class Terminal {
     return this.events.subscribe(listener);
   }
 
-  private onOutput(raw: Buffer): void {
-    const chunk = this.outputFilter ? this.outputFilter(raw) : raw;
+  private onOutput(chunk: Buffer): void {
     const event = this.events.append({ type: 'output', data: chunk });
     for (const w of this.watchers) w.output();
     void this.screen.write(chunk).then(() => {

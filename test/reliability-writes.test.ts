@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { run, tapedeck, useTempDirs, CLI } from './helpers/cli.js';
 import { readProtocolTape } from '../src/tape/protocol-tape.js';
 import { withFileLock, lockPathFor } from '../src/core/file-lock.js';
+import { rewriteTape } from '../src/replayer/update.js';
+import { TapedeckError } from '../src/core/errors.js';
 
 const temp = useTempDirs();
 
@@ -64,6 +66,32 @@ describe('tape writers serialise', () => {
       expect(readdirSync(dir).filter((f) => f.includes('tapedeck-lock') || f.endsWith('.tmp'))).toEqual([]);
     }
   }, 300_000);
+
+  it('a rewrite builds on a writer that ran in between (fresh offsets), and refuses a tape whose requests changed', async () => {
+    const dir = temp();
+    const tape = join(dir, 't.ndjson');
+    writeFileSync(tape, staleTape(3));
+    const stale = await readProtocolTape(tape);
+    // Another writer rewrites pair 1 with a much longer response after this one read the tape.
+    const other = await readProtocolTape(tape);
+    rewriteTape(other, new Map([[0, `${JSON.stringify({ jsonrpc: '2.0', id: 1, result: 'x'.repeat(500) })}\n`]]));
+    rewriteTape(stale, new Map([[1, `${JSON.stringify({ jsonrpc: '2.0', id: 2, result: 'mine' })}\n`]]));
+    const after = await readProtocolTape(tape);
+    expect(after.pairs.map((p) => JSON.parse(p.response).result)).toEqual(['x'.repeat(500), 'mine', { stale: true }]);
+    // A tape whose requests are no longer the ones replayed is left alone, with TD2006.
+    writeFileSync(tape, staleTape(2));
+    const before = readFileSync(tape, 'utf8');
+    let err: unknown;
+    try {
+      rewriteTape(stale, new Map([[1, 'late\n']]));
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(TapedeckError);
+    expect((err as TapedeckError).code).toBe('TD2006');
+    expect((err as TapedeckError).exitCode).toBe(2);
+    expect(readFileSync(tape, 'utf8')).toBe(before);
+  });
 
   it('a lock left by a killed writer is taken over; a live one is waited for', () => {
     const dir = temp();
@@ -147,6 +175,15 @@ describe('recording on a full disk keeps complete pairs', () => {
     const bad = await tapedeck(['replay', tape, '--', 'node', echo], { cwd: dir });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain(`${tape}:2:`);
+  });
+
+  it('a cast whose last line was cut short plays its complete events, with a warning', async () => {
+    const dir = temp();
+    writeFileSync(join(dir, 'cut.cast'), '{"version":2,"width":20,"height":3}\n[0.1,"o","kept"]\n[0.2,"o","lo');
+    const r = await tapedeck(['snapshot', 'cut.cast'], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('kept');
+    expect(r.stderr).toBe('tapedeck: warning: cut.cast:3: the last line is incomplete (a write cut short?); the events before it are used\n');
   });
 
   it('a tape starting with a UTF-8 byte order mark reads, and --update keeps the mark', async () => {

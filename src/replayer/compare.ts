@@ -137,17 +137,25 @@ export function comparePairs(pairs: readonly ComparedPair[], normaliser: Normali
   const leftLive = live.filter((m) => !matchedLive.has(m));
 
   // A recorded and a live message of the same method that both went unmatched are one change.
-  for (const r of leftRecorded.slice()) {
-    const j = leftLive.findIndex((l) => l.method === r.method);
-    if (j === -1) continue;
-    const l = leftLive.splice(j, 1)[0];
-    leftRecorded.splice(leftRecorded.indexOf(r), 1);
-    out.push({ index: r.pair, code: 'TD1001', title: `server message drifted (${r.method})`, details: explainDifference(r.norm, l.norm, r.raw, l.raw) });
-  }
+  const liveByMethod = new Map<string, Unsolicited[]>();
+  for (const l of leftLive) liveByMethod.set(l.method, [...(liveByMethod.get(l.method) ?? []), l]);
+  const changed: Array<[Unsolicited, Unsolicited]> = [];
+  const missing: Unsolicited[] = [];
   for (const r of leftRecorded) {
-    out.push({ index: r.pair, code: 'TD1004', title: `server message missing (${r.method})`, details: [`expected, never received: ${r.raw.trimEnd()}`] });
+    const l = liveByMethod.get(r.method)?.shift();
+    if (l) changed.push([r, l]);
+    else missing.push(r);
   }
-  out.push(...unexpectedMessages(leftLive));
+  const paired = new Set(changed.map(([, l]) => l));
+  const max = limit('maxUnexpectedDrifts');
+  if (changed.length <= max) {
+    for (const [r, l] of changed) out.push({ index: r.pair, code: 'TD1001', title: `server message drifted (${r.method})`, details: explainDifference(r.norm, l.norm, r.raw, l.raw) });
+  } else out.push(counted('TD1001', changed.map(([r]) => r), 'server messages drifted', 'first ones expected, got something else instead:'));
+  if (missing.length <= max) {
+    for (const r of missing) out.push({ index: r.pair, code: 'TD1004', title: `server message missing (${r.method})`, details: [`expected, never received: ${r.raw.trimEnd()}`] });
+  } else out.push(counted('TD1004', missing, 'server messages missing', 'first ones expected, never received:'));
+  const unexpected = leftLive.filter((l) => !paired.has(l));
+  out.push(...unexpectedMessages(unexpected));
   return out.sort((x, y) => x.index - y.index);
 }
 
@@ -158,25 +166,29 @@ export function comparePairs(pairs: readonly ComparedPair[], normaliser: Normali
  * whole response: memory grew with the square of the output).
  */
 function unexpectedMessages(left: readonly Unsolicited[]): PairDifference[] {
-  const max = limit('maxUnexpectedDrifts');
-  if (left.length <= max) {
+  if (left.length <= limit('maxUnexpectedDrifts')) {
     return left.map((l) => ({ index: l.pair, code: 'TD1005' as const, title: `unexpected server message (${l.method})`, details: [`received, not in the tape: ${l.raw.trimEnd()}`] }));
   }
+  return [counted('TD1005', left, 'unexpected server messages', 'first ones received, not in the tape:')];
+}
+
+/** One drift for many messages of a kind: how many, of which kinds, in which pairs, and the first three. */
+function counted(code: PairDifference['code'], messages: readonly Unsolicited[], what: string, sample: string): PairDifference {
   const byMethod = new Map<string, number>();
-  for (const l of left) byMethod.set(l.method, (byMethod.get(l.method) ?? 0) + 1);
+  for (const m of messages) byMethod.set(m.method, (byMethod.get(m.method) ?? 0) + 1);
   const counts = [...byMethod].sort((a, b) => b[1] - a[1]).slice(0, 10).map(([m, n]) => `${m} ×${n}`);
-  const pairs = new Set(left.map((l) => l.pair + 1));
-  return [{
-    index: left[0].pair,
-    code: 'TD1005',
-    title: `${left.length} unexpected server messages (more than ${max}: counted, not listed; TAPEDECK_MAX_UNEXPECTED)`,
+  const pairs = new Set(messages.map((m) => m.pair + 1));
+  return {
+    index: messages[0].pair,
+    code,
+    title: `${messages.length} ${what} (more than ${limit('maxUnexpectedDrifts')}: counted, not listed; TAPEDECK_MAX_UNEXPECTED)`,
     details: [
       `by kind: ${counts.join(', ')}${byMethod.size > 10 ? `, … (${byMethod.size} kinds)` : ''}`,
-      `in ${pairs.size} pair(s), from pair ${left[0].pair + 1}`,
-      'first ones received, not in the tape:',
-      ...left.slice(0, 3).map((l) => `  ${l.raw.trimEnd()}`),
+      `in ${pairs.size} pair(s), from pair ${messages[0].pair + 1}`,
+      sample,
+      ...messages.slice(0, 3).map((m) => `  ${m.raw.trimEnd()}`),
     ],
-  }];
+  };
 }
 
 /** Multiset match by normalised text. */

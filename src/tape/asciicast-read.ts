@@ -2,6 +2,7 @@ import { open, readFile } from 'node:fs/promises';
 import { ioError, TapedeckError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
 import { readNumberedLines } from '../core/lines.js';
+import { warn } from '../core/warn.js';
 import { isRegularFile, spoolToFile } from '../core/temp-files.js';
 import { limit, limitError } from '../core/limits.js';
 import { BYTES_EVENT, parseResize, type CastEvent, type CastHeader, type CastVersion } from './asciicast.js';
@@ -146,7 +147,7 @@ async function* v1Events(path: string, frames: unknown[]): AsyncGenerator<CastEv
   let time = 0;
   for (const [i, frame] of frames.entries()) {
     if (!Array.isArray(frame) || typeof frame[0] !== 'number' || !(frame[0] >= 0 && frame[0] <= MAX_SECONDS) || typeof frame[1] !== 'string') {
-      throw malformed(path, 1, `asciicast v1 stdout[${i}] must be [delay from 0 to ${MAX_SECONDS}, "data"], got ${JSON.stringify(frame).slice(0, 80)}`);
+      throw malformed(path, 1, `asciicast v1 stdout[${i}] must be [delay >= 0 and at most ${MAX_SECONDS}, "data"], got ${JSON.stringify(frame).slice(0, 80)}`);
     }
     time = Math.round((time + frame[0]) * 1e6) / 1e6;
     if (time > MAX_SECONDS) throw malformed(path, 1, `asciicast v1 stdout[${i}]: the tape is longer than ${MAX_SECONDS} seconds`);
@@ -166,9 +167,10 @@ async function* streamEvents(path: string, version: 2 | 3, source = path): Async
     for (;;) {
       const next = await lines.next();
       if (next.done) break;
-      const { line, text } = next.value;
+      const { line, text, terminated } = next.value;
       if (text.trim() === '' || (version === 3 && text.startsWith('#'))) continue;
-      const event = parseEventLine(path, line, text, version);
+      const event = terminated ? parseEventLine(path, line, text, version) : lastEvent(path, line, text, version);
+      if (!event) break;
       // Round the running sum to the microseconds casts are written in, so it never drifts.
       time = version === 3 ? Math.round((time + event.stamp) * 1e6) / 1e6 : event.stamp;
       if (time > MAX_SECONDS) throw malformed(path, line, `the tape is longer than ${MAX_SECONDS} seconds at this event`);
@@ -191,6 +193,16 @@ async function* streamEvents(path: string, version: 2 | 3, source = path): Async
     if (held) yield held;
   } finally {
     await lines.return?.(undefined);
+  }
+}
+
+/** A last line without its newline that does not parse was cut short: the events before it stand. */
+function lastEvent(path: string, line: number, text: string, version: 2 | 3): ReturnType<typeof parseEventLine> | undefined {
+  try {
+    return parseEventLine(path, line, text, version);
+  } catch {
+    warn(`${path}:${line}: the last line is incomplete (a write cut short?); the events before it are used`);
+    return undefined;
   }
 }
 
@@ -228,7 +240,7 @@ function parseEventLine(path: string, line: number, text: string, version: 2 | 3
   const [stamp, code, data] = value as unknown[];
   // Times past ~31 years are refused: written back at microsecond precision they would overflow to null.
   if (typeof stamp !== 'number' || !Number.isFinite(stamp) || (version === 3 && stamp < 0) || Math.abs(stamp) > MAX_SECONDS) {
-    throw malformed(path, line, `event ${version === 3 ? 'interval' : 'time'} must be a number from 0 to ${MAX_SECONDS}, got ${JSON.stringify(stamp)}`);
+    throw malformed(path, line, `event ${version === 3 ? 'interval' : 'time'} must be a number >= 0 and at most ${MAX_SECONDS}, got ${JSON.stringify(stamp)}`);
   }
   if (typeof code !== 'string' || code === '') throw malformed(path, line, `event code must be a non-empty string, got ${JSON.stringify(code)}`);
   if (typeof data !== 'string') {

@@ -22,7 +22,11 @@ const EXPLAIN = {
 };
 
 const send = (obj) => process.stdout.write(`${JSON.stringify(obj)}\n`);
-const done = (code) => send({ kind: 'done', exit_code: code });
+let lastExitCode = 0;
+const done = (code) => {
+  lastExitCode = code;
+  send({ kind: 'done', exit_code: code });
+};
 
 function readSource(path) {
   try {
@@ -100,8 +104,23 @@ function protocolError(message) {
   done(2);
 }
 
-const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
-rl.on('line', (line) => {
+// Seed 000's --single-shot: the whole of stdin is one request; exit with its done code.
+if (process.argv.includes('--single-shot')) {
+  const chunks = [];
+  process.stdin.on('data', (c) => chunks.push(c));
+  process.stdin.on('end', () => {
+    handle(Buffer.concat(chunks).toString('utf8').trim());
+    process.exitCode = lastExitCode;
+  });
+} else {
+  const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
+  rl.on('line', (line) => {
+    if (handle(line) === 'halt') rl.close();
+  });
+  rl.on('close', () => process.exit(0));
+}
+
+function handle(line) {
   if (line.trim() === '') return;
   let req;
   try {
@@ -124,10 +143,8 @@ rl.on('line', (line) => {
       return done(0);
     case 'halt':
       done(0);
-      rl.close();
-      return;
+      return 'halt';
     default:
       return protocolError(`unknown op: ${req.op}`);
   }
-});
-rl.on('close', () => process.exit(0));
+}

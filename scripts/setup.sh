@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # One idempotent set-up step shared by the quick start, the tests and CI:
-# system packages the tests drive, npm dependencies, and the TypeScript build.
+# system packages the tests drive (no compiler: node-pty comes prebuilt), npm
+# dependencies, and the TypeScript build.
 # Fast when everything is already in place.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need_apt=()
 for pair in vim:vim less:less htop:htop tmux:tmux asciinema:asciinema python3:python3 \
-            make:make g++:g++ chromium:chromium ffmpeg:ffmpeg; do
+            chromium:chromium ffmpeg:ffmpeg; do
   bin=${pair%%:*}; pkg=${pair##*:}
   command -v "$bin" >/dev/null 2>&1 || need_apt+=("$pkg")
 done

@@ -37,6 +37,7 @@ export { driftToEnvelope } from './replayer/envelopes.js';
 // Live terminal sessions
 export { spawnTerminal, Terminal } from './session/terminal.js';
 export type { SpawnOptions, TerminalExit, TerminalSnapshot } from './session/terminal.js';
+export type { KeyName, NamedKey, Modifier } from './session/key-names.js';
 export type { TerminalEvent } from './session/events.js';
 export type { WaitOptions } from './session/waits.js';
 export { playCast, type PlayedCast } from './session/cast-play.js';

@@ -1,6 +1,6 @@
 /**
  * tapedeck's own example tests: real programs in real PTYs, asserted with the
- * vitest matchers, screens compared with the goldens under goldens/examples/.
+ * vitest matchers, screens compared with the goldens under goldens/test/examples.test.ts/.
  */
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';

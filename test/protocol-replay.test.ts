@@ -41,7 +41,8 @@ describe('tapedeck replay (protocol)', () => {
       return p;
     });
     const res = await tapedeck(['replay', ...copies, '--json', '--', ...EVERYTHING_SERVER], { timeoutMs: 120_000 });
-    const summary = JSON.parse(res.stdout.trim().split('\n').at(-1)!);
+    expect(res.stdout).toBe(''); // --json stdout carries envelopes only; the summary is on stderr
+    const summary = JSON.parse(res.stderr.split('\n').find((l) => l.startsWith('{"kind":"summary"'))!);
     expect(summary).toMatchObject({ kind: 'summary', tapes: 20, pairs: 200, drifts: 0, exit_code: 0 });
     expect(res.code).toBe(0);
   }, 120_000);
@@ -69,7 +70,7 @@ describe('tapedeck replay (protocol)', () => {
     const tape = join(dir, 'agent.ndjson');
     copyFileSync(AGENT_GOLDEN, tape);
     const changed = changedAgentServer(dir, "ok: true, code: req.code, text }", "ok: true, code: req.code, text, lang: 'en' }");
-    const res = await tapedeck(['replay', tape, '--json', '--', ...changed]);
+    const res = await tapedeck(['replay', tape, '--json', '--json-summary', '--', ...changed]);
     expect(res.code).toBe(1);
     const [envelope, summary, ...rest] = res.stdout.trim().split('\n').map((l) => JSON.parse(l));
     expect(rest).toEqual([]);
@@ -79,7 +80,7 @@ describe('tapedeck replay (protocol)', () => {
       severity: 'error',
       span: { file: tape, line: 3, col: 1 },
       title: 'response drifted',
-      fix: { kind: 'update_golden' },
+      fix: { kind: 'other' },
       see_also: ['tapedeck explain TD1001'],
     });
     const original = readFileSync(tape, 'utf8');
@@ -218,7 +219,7 @@ describe('tapedeck replay (protocol)', () => {
   test('several tapes by glob, each with its own server, and --shard splits them', async () => {
     const dir = temp();
     for (const name of ['a', 'b', 'c']) copyFileSync(AGENT_GOLDEN, join(dir, `${name}.ndjson`));
-    const all = await tapedeck(['replay', join(dir, '*.ndjson'), '--json', '--', ...AGENT_SERVER]);
+    const all = await tapedeck(['replay', join(dir, '*.ndjson'), '--json', '--json-summary', '--', ...AGENT_SERVER]);
     expect(all.code).toBe(0);
     expect(JSON.parse(all.stdout.trim())).toMatchObject({ tapes: 3, pairs: 21, drifts: 0 });
     const shard1 = await tapedeck(['replay', join(dir, '*.ndjson'), '--shard', '1/2', '--', ...AGENT_SERVER]);

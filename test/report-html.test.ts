@@ -31,7 +31,7 @@ async function sampleRun(): Promise<ReportRun> {
   expect(protocol.drifts).toHaveLength(1);
   const cast = readFileSync(join(ROOT, 'test/fixtures/casts/v3.cast'), 'utf8');
   const expectedPng = readFileSync(join(ROOT, 'goldens/screenshots/cli/styles-at-drawn.png'));
-  const actualPng = readFileSync(join(ROOT, 'goldens/screenshots/screenshot-apps/toMatchScreenshot-htop-help-screen.png'));
+  const actualPng = readFileSync(join(ROOT, 'goldens/screenshots/test/screenshot-apps.test.ts/toMatchScreenshot__htop-help-screen.png'));
   const diff = comparePngs(expectedPng, expectedPng);
   expect(diff.pass).toBe(true);
   return {

@@ -28,14 +28,18 @@ describe('tapedeck fix --apply --from-stdin', () => {
     const replay = await tapedeck(['replay', tape, '--json', '--', ...server], { env: { AGENT_SERVER_ROOT: join(ROOT, 'examples/project') } });
     expect(replay.code).toBe(1);
     const envelopes = replay.stdout;
-    expect(envelopes.trim().split('\n')).toHaveLength(3); // two envelopes and the summary
+    expect(envelopes.trim().split('\n')).toHaveLength(2); // two envelopes, nothing else on stdout
 
     const strict = await tapedeck(['fix', '--apply', '--from-stdin', '--threshold', '0.9'], { input: envelopes });
     expect(strict.code).toBe(1);
     expect(strict.stderr).toContain('confidence 0.6 is below the threshold 0.9');
     expect(readFileSync(tape, 'utf8')).toBe(readFileSync(AGENT_GOLDEN, 'utf8'));
 
-    const fix = await tapedeck(['fix', '--apply', '--from-stdin'], { input: envelopes });
+    // Seed 001's default threshold (0.85) leaves accepting drift (0.6) to an explicit option.
+    const plain = await tapedeck(['fix', '--apply', '--from-stdin'], { input: envelopes });
+    expect(plain.code).toBe(1);
+    expect(plain.stderr).toContain('confidence 0.6 is below the threshold 0.85');
+    const fix = await tapedeck(['fix', '--apply', '--from-stdin', '--accept-drift'], { input: envelopes });
     expect(fix.stderr).toContain(`applied TD1001 — accept the live response (${tape}:3)`);
     expect(fix.stderr).toContain('Applied 2 fix(es) (TD1001 ×2); 0 not applied');
     expect(fix.code).toBe(0);
@@ -43,7 +47,7 @@ describe('tapedeck fix --apply --from-stdin', () => {
     expect(clean.code).toBe(0);
 
     // The same envelopes again: the old lines are gone, so nothing is forced in.
-    const stale = await tapedeck(['fix', '--apply', '--from-stdin'], { input: envelopes });
+    const stale = await tapedeck(['fix', '--apply', '--from-stdin', '--accept-drift'], { input: envelopes });
     expect(stale.code).toBe(1);
     expect(stale.stderr).toContain('do not match (stale diff)');
     expect(stale.stderr).toContain('Applied 0 fix(es); 2 not applied');

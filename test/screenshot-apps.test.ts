@@ -1,6 +1,6 @@
 /**
  * toMatchScreenshot on real programs in real PTYs, rendered by real Chromium.
- * Goldens live in goldens/screenshots/screenshot-apps/ (written when missing
+ * Goldens live in goldens/screenshots/test/screenshot-apps.test.ts/ (written when missing
  * locally, compared on CI).
  */
 process.env.TAPEDECK_GOLDENS = 'goldens/screenshots';
@@ -25,7 +25,7 @@ declare module 'vitest' {
 }
 
 const SCREENS = join(ROOT, 'test/fixtures/screens');
-const GOLDENS = join(ROOT, 'goldens/screenshots/screenshot-apps');
+const GOLDENS = join(ROOT, 'goldens/screenshots/test/screenshot-apps.test.ts');
 const home = tempDir('tapedeck-apps-home-');
 beforeEach(() => resetGoldenCounters());
 afterAll(async () => {
@@ -51,7 +51,7 @@ describe('toMatchScreenshot', () => {
     await expect(term).toMatchScreenshot();
     await expect(term).toMatchScreenshot({ profile: 'light', cursor: 'hide' });
     await term.dispose();
-    expect(existsSync(join(GOLDENS, 'toMatchScreenshot-crafted-screen-styles-256-and-truecolour-box-drawing-CJK-emoji-printf-in-a-PTY-2.png'))).toBe(true);
+    expect(existsSync(join(GOLDENS, 'toMatchScreenshot__crafted-screen-styles,-256-and-truecolour,-box-drawing,-CJK,-emoji-(printf-in-a-PTY)-032b39cb-2.png'))).toBe(true);
   });
 
   it('vim -u NONE with syntax on, on a small C file', async () => {
@@ -101,7 +101,7 @@ describe('toMatchScreenshot', () => {
     const diffPath = join(GOLDENS, 'mismatch-probe.diff.png');
     try {
       const error = await expect(after).toMatchScreenshot({ name: 'mismatch-probe' }).then(() => null, (e: Error) => e);
-      expect(error?.message).toMatch(/screenshot differs from golden goldens\/screenshots\/screenshot-apps\/mismatch-probe\.png: \d+ pixels/);
+      expect(error?.message).toMatch(/screenshot differs from golden goldens\/screenshots\/test\/screenshot-apps\.test\.ts\/mismatch-probe\.png: \d+ pixels/);
       expect(error?.message).toContain('mismatch-probe.actual.png');
       expect(error?.message).toContain('mismatch-probe.diff.png');
       expect(pngSize(readFileSync(diffPath))).toEqual(pngSize(readFileSync(golden)));
@@ -118,7 +118,7 @@ describe('toMatchScreenshot', () => {
 });
 
 it('goldens stay small', () => {
-  for (const f of ['toMatchScreenshot-crafted-screen-styles-256-and-truecolour-box-drawing-CJK-emoji-printf-in-a-PTY.png', 'toMatchScreenshot-htop-help-screen.png']) {
+  for (const f of ['toMatchScreenshot__crafted-screen-styles,-256-and-truecolour,-box-drawing,-CJK,-emoji-(printf-in-a-PTY)-032b39cb.png', 'toMatchScreenshot__htop-help-screen.png']) {
     const path = resolve(GOLDENS, f);
     expect(readFileSync(path).length).toBeLessThan(200_000);
   }

@@ -31,7 +31,7 @@ describe('tapedeck replay with terminal tapes', () => {
   });
 
   it('mixes protocol and terminal tapes in one run: CMD goes to the protocol tapes; --shard splits the sorted list', async () => {
-    const args = ['replay', 'goldens/agent-server.ndjson', ...GOLDENS, '--json', '--jobs', '2'];
+    const args = ['replay', 'goldens/agent-server.ndjson', ...GOLDENS, '--json', '--json-summary', '--jobs', '2'];
     const all = await tapedeck([...args, '--', 'node', 'examples/agent-server.mjs']);
     expect(all.code).toBe(0);
     expect(JSON.parse(all.stdout.trim())).toMatchObject({ kind: 'summary', tapes: 4, pairs: 7, steps: 16, drifts: 0, exit_code: 0 });
@@ -49,7 +49,7 @@ describe('tapedeck replay with terminal tapes', () => {
     const otherPrompt = ['env', 'PS1=other> ', 'HISTFILE=', 'bash', '--norc', '--noprofile'];
     // In a scratch copy: a drifted replay leaves <tape>.new beside the tape.
     const project = scratchProject('changed-program');
-    const run = await tapedeck(['replay', GOLDENS[0], '--bail', '--step-timeout-ms', '500', '--json', '--', ...otherPrompt], { cwd: project });
+    const run = await tapedeck(['replay', GOLDENS[0], '--bail', '--step-timeout-ms', '500', '--json', '--json-summary', '--', ...otherPrompt], { cwd: project });
     expect(run.code).toBe(1);
     const { events } = await readCast(join(project, GOLDENS[0]));
     const line = events.find((e) => e.code === 'i')!.line;

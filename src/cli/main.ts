@@ -57,32 +57,42 @@ for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]
 }
 
 /**
- * Exit explicitly (a paused stdin or a finished child's pipes must not keep the
- * CLI alive), but only once stdout and stderr are flushed: into a pipe they are
- * asynchronous, and a large --json output was cut off mid-line by an early exit.
- * A reader that never reads does not hold the exit for more than a few seconds.
+ * Exits once stdout and stderr have handed every byte to the OS. process.exit()
+ * drops what is still queued for a pipe whose reader is slow (a 1 MB --json
+ * through `| (sleep 1; cat)` was cut at 64 KiB), so wait for both write queues.
  */
-function exitFlushed(code: number): void {
-  let pending = 2;
+export function exitWhenFlushed(code: number): void {
+  process.exitCode = code;
+  let waiting = 2;
   const done = () => {
-    if (--pending === 0) process.exit(code);
+    if (--waiting === 0) process.exit(code);
   };
-  setTimeout(() => process.exit(code), 5000).unref();
-  process.stdout.write('', done);
-  process.stderr.write('', done);
+  for (const stream of [process.stdout, process.stderr]) {
+    let flushed = false;
+    const once = () => {
+      if (!flushed) (flushed = true), done();
+    };
+    // A reader that went away (EPIPE) has nothing left to receive.
+    stream.once('error', once);
+    if (stream.destroyed || !stream.writable) once();
+    else stream.write('', once);
+  }
 }
 
 main(process.argv.slice(2)).then(
-  (code) => exitFlushed(code),
+  (code) => {
+    // Exit explicitly: a paused stdin or a finished child's pipes must not keep the CLI alive.
+    exitWhenFlushed(code);
+  },
   (err: unknown) => {
     if (err instanceof TapedeckError) {
       process.stderr.write(`tapedeck: ${terminalSafe(err.describe())}\n`); // messages may quote a tape
-      exitFlushed(err.exitCode);
+      exitWhenFlushed(err.exitCode);
     } else {
       const e = err as Error;
       process.stderr.write(`tapedeck: internal error: ${terminalSafe(e?.message ?? String(err))}\n`);
       if (process.env.TAPEDECK_DEBUG) process.stderr.write(`${e?.stack}\n`);
-      exitFlushed(ExitCode.usage);
+      exitWhenFlushed(ExitCode.usage);
     }
   },
 );

@@ -23,8 +23,8 @@ export interface ApplyChoice {
   code?: string;
   /** Use this alternative index instead of the most confident one. */
   alternative?: number;
-  /** Minimum confidence of the chosen alternative. */
-  threshold: number;
+  /** Minimum confidence of the chosen alternative (per envelope when a function). */
+  threshold: number | ((envelope: DiagnosticEnvelope) => number);
 }
 
 export interface FixOutcome {
@@ -76,7 +76,8 @@ function chooseAlternative(env: DiagnosticEnvelope, choice: ApplyChoice) {
   if (alts.length === 0) return { reason: 'no fix' };
   const alt = choice.alternative !== undefined ? alts[choice.alternative] : [...alts].sort((a, b) => b.confidence - a.confidence)[0];
   if (!alt) return { reason: `no alternative ${choice.alternative}` };
-  if (alt.confidence < choice.threshold) return { reason: `confidence ${alt.confidence} is below the threshold ${choice.threshold}` };
+  const threshold = typeof choice.threshold === 'function' ? choice.threshold(env) : choice.threshold;
+  if (alt.confidence < threshold) return { reason: `confidence ${alt.confidence} is below the threshold ${threshold}` };
   return { alt };
 }
 

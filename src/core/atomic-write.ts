@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync, statSync, chmodSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, realpathSync, renameSync, rmSync, writeSync, statSync, chmodSync } from 'node:fs';
 import { TapedeckError } from './errors.js';
 import { siblingTempPath } from './temp-files.js';
 import { ExitCode } from './exit-codes.js';
@@ -17,7 +17,21 @@ export function writeFileAtomic(path: string, data: string | Uint8Array): void {
   }
 }
 
-function writeAtomically(path: string, data: string | Uint8Array): void {
+/**
+ * Where a write to `path` lands: through a symlink to the file it points to,
+ * so updating a linked tape or golden updates the real one instead of
+ * replacing the link with a copy.
+ */
+export function writeTarget(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path; // does not exist yet
+  }
+}
+
+function writeAtomically(linkOrPath: string, data: string | Uint8Array): void {
+  const path = writeTarget(linkOrPath);
   const tmp = siblingTempPath(path);
   let mode: number | undefined;
   try {

@@ -166,6 +166,11 @@ export class ResponseFramer {
     this.autoIdleMs = options.autoIdleMs ?? AUTO_IDLE_MS;
   }
 
+  /** The index the next request will get. */
+  get nextRequestIndex(): number {
+    return this.nextIndex;
+  }
+
   get pendingCount(): number {
     return this.queue.length;
   }

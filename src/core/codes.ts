@@ -123,6 +123,15 @@ const catalogue: CodeInfo[] = [
       'rewritten with the live screen too).',
   },
   {
+    code: 'TD1006',
+    title: 'response too large',
+    explanation:
+      'The server sent more bytes for one response than the limit allows (default 64 MiB; --max-response-bytes ' +
+      'or "maxResponseBytes" in tapedeck.config.json). tapedeck stopped reading, stopped the server and kept ' +
+      'memory bounded; the rest of the tape was not replayed. A server that floods its output, or a response ' +
+      'that never ends, looks like this. Raise the limit if the response is meant to be this large.',
+  },
+  {
     code: 'TD2001',
     title: 'malformed tape line',
     explanation:

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { findNodeAtLocation, parseTree, type Node as JsonNode, type ParseError, printParseErrorCode } from 'jsonc-parser';
 import { TapedeckError } from './errors.js';
 import { ExitCode } from './exit-codes.js';
-import { compileRegex, parseFilter, validateJsonPath, type TextFilter } from './normalise.js';
+import { compileRegex, parseFilter, validateJsonPath, type ScopedRules, type TextFilter } from './normalise.js';
 import { parseBoundary, type Boundary } from './boundary.js';
 import { parseMaskRect, type MaskRect } from './mask.js';
 
@@ -21,6 +21,11 @@ export interface TapedeckConfig {
   goldens?: string;
   /** Volatile screen regions for terminal replay: regexes over each line, or cell rectangles. */
   masks: (RegExp | MaskRect)[];
+  /** Normalisers for some requests only: {"method"|"tool"|"op": ..., "ignore": [...], "filter": [...]}. */
+  scoped: ScopedRules[];
+  ignoreKeyOrder?: boolean;
+  /** The most bytes one response may have before it is drift (default 64 MiB). */
+  maxResponseBytes?: number;
 }
 
 export const CONFIG_FILE = 'tapedeck.config.json';
@@ -29,7 +34,7 @@ const MAX_TIMEOUT_MS = 2_147_483_647;
 
 export function loadConfig(explicitPath?: string, cwd = process.cwd()): TapedeckConfig {
   const path = explicitPath ? resolve(cwd, explicitPath) : resolve(cwd, CONFIG_FILE);
-  if (!explicitPath && !existsSync(path)) return { ignore: [], filters: [], masks: [] };
+  if (!explicitPath && !existsSync(path)) return { ignore: [], filters: [], masks: [], scoped: [] };
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -46,41 +51,74 @@ export function loadConfig(explicitPath?: string, cwd = process.cwd()): Tapedeck
   if (errors.length > 0) fail({ offset: errors[0].offset } as JsonNode, `invalid JSON: ${printParseErrorCode(errors[0].error)}`);
   if (!tree || tree.type !== 'object') return fail(tree, 'the config must be a JSON object');
 
-  const config: TapedeckConfig = { path, ignore: [], filters: [], masks: [] };
-  const known = new Set(['ignore', 'filter', 'timeoutMs', 'boundary', 'goldens', 'mask']);
+  const config: TapedeckConfig = { path, ignore: [], filters: [], masks: [], scoped: [] };
+  const known = new Set(['ignore', 'filter', 'timeoutMs', 'boundary', 'goldens', 'mask', 'scoped', 'ignoreKeyOrder', 'maxResponseBytes']);
   for (const prop of tree.children ?? []) {
     const key = prop.children?.[0]?.value as string;
     if (!known.has(key)) fail(prop, `unknown key ${JSON.stringify(key)} (known: ${[...known].join(', ')})`);
   }
-  const ignore = findNodeAtLocation(tree, ['ignore']);
-  if (ignore) {
+  const readIgnore = (ignore: JsonNode | undefined, into: string[]) => {
+    if (!ignore) return;
     if (ignore.type !== 'array') fail(ignore, '"ignore" must be an array of JSONPath strings');
     for (const item of ignore.children ?? []) {
       if (item.type !== 'string') fail(item, '"ignore" entries must be strings');
       try {
-        config.ignore.push(validateJsonPath(item.value as string));
+        into.push(validateJsonPath(item.value as string));
       } catch (err) {
         fail(item, (err as Error).message.replace('--ignore', '"ignore"'));
       }
     }
-  }
-  const filter = findNodeAtLocation(tree, ['filter']);
-  if (filter) {
+  };
+  const readFilters = (filter: JsonNode | undefined, into: TextFilter[]) => {
+    if (!filter) return;
     if (filter.type !== 'array') fail(filter, '"filter" must be an array of "REGEX=REPLACEMENT" strings or {"pattern","replacement"} objects');
     for (const item of filter.children ?? []) {
       try {
-        if (item.type === 'string') config.filters.push(parseFilter(item.value as string));
+        if (item.type === 'string') into.push(parseFilter(item.value as string));
         else if (item.type === 'object') {
           const pattern = findNodeAtLocation(item, ['pattern'])?.value;
           const replacement = findNodeAtLocation(item, ['replacement'])?.value ?? '';
           if (typeof pattern !== 'string' || typeof replacement !== 'string') fail(item, 'a "filter" object needs string "pattern" and "replacement"');
-          config.filters.push({ pattern: compileRegex(pattern as string, '"filter"'), replacement: replacement as string, source: pattern as string });
+          into.push({ pattern: compileRegex(pattern as string, '"filter"'), replacement: replacement as string, source: pattern as string });
         } else fail(item, '"filter" entries must be strings or objects');
       } catch (err) {
         if (err instanceof TapedeckError && err.location) throw err;
         fail(item, (err as Error).message);
       }
     }
+  };
+  readIgnore(findNodeAtLocation(tree, ['ignore']), config.ignore);
+  readFilters(findNodeAtLocation(tree, ['filter']), config.filters);
+  const scoped = findNodeAtLocation(tree, ['scoped']);
+  if (scoped) {
+    if (scoped.type !== 'array') fail(scoped, '"scoped" must be an array of {"method"|"tool"|"op", "ignore", "filter", "ignoreKeyOrder"} objects');
+    for (const item of scoped.children ?? []) {
+      if (item.type !== 'object') fail(item, '"scoped" entries must be objects');
+      const rule: ScopedRules = { scope: {}, ignore: [], filters: [] };
+      for (const prop of item.children ?? []) {
+        const [k, v] = prop.children ?? [];
+        const key = String(k?.value);
+        if (key === 'method' || key === 'tool' || key === 'op') {
+          if (v?.type !== 'string') fail(prop, `"scoped": "${key}" must be a string`);
+          rule.scope[key] = v!.value as string;
+        } else if (key === 'ignore') readIgnore(v, rule.ignore as string[]);
+        else if (key === 'filter') readFilters(v, rule.filters as TextFilter[]);
+        else if (key === 'ignoreKeyOrder') rule.ignoreKeyOrder = v?.value === true;
+        else fail(prop, `"scoped": unknown key ${JSON.stringify(key)} (known: method, tool, op, ignore, filter, ignoreKeyOrder)`);
+      }
+      if (Object.keys(rule.scope).length === 0) fail(item, '"scoped" entries need "method", "tool" or "op" to say where they apply');
+      config.scoped.push(rule);
+    }
+  }
+  const keyOrder = findNodeAtLocation(tree, ['ignoreKeyOrder']);
+  if (keyOrder) {
+    if (keyOrder.type !== 'boolean') fail(keyOrder, '"ignoreKeyOrder" must be true or false');
+    config.ignoreKeyOrder = keyOrder.value as boolean;
+  }
+  const maxBytes = findNodeAtLocation(tree, ['maxResponseBytes']);
+  if (maxBytes) {
+    if (maxBytes.type !== 'number' || !Number.isInteger(maxBytes.value) || maxBytes.value < 1) fail(maxBytes, '"maxResponseBytes" must be a whole number of bytes, at least 1');
+    config.maxResponseBytes = maxBytes.value as number;
   }
   const timeout = findNodeAtLocation(tree, ['timeoutMs']);
   if (timeout) {

@@ -5,7 +5,7 @@ import { oneLine, terminalSafe } from './terminal-safe.js';
  * TD10xx: protocol tapes; TD11xx: terminal tapes (there `pair` is the 1-based step,
  * `request` describes the step and `expected`/`actual` are screen texts).
  */
-export type DriftCode = 'TD1001' | 'TD1002' | 'TD1003' | 'TD1004' | 'TD1005' | 'TD1101' | 'TD1102' | 'TD1103' | 'TD1104' | 'TD1105' | 'TD1106';
+export type DriftCode = 'TD1001' | 'TD1002' | 'TD1003' | 'TD1004' | 'TD1005' | 'TD1006' | 'TD1101' | 'TD1102' | 'TD1103' | 'TD1104' | 'TD1105' | 'TD1106';
 
 export interface Drift {
   code: DriftCode;

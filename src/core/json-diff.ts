@@ -29,6 +29,15 @@ export function diffJson(expected: unknown, actual: unknown, path = '$', out: Pa
   }
   const eKind = kindOf(expected);
   const aKind = kindOf(actual);
+  // MCP tool results carry JSON inside strings (content[].text): compare those as JSON too.
+  if (eKind === 'string' && aKind === 'string') {
+    const inner = [parseContainer(expected as string), parseContainer(actual as string)];
+    if (inner[0].ok && inner[1].ok) {
+      const before = out.length;
+      diffJson(inner[0].value, inner[1].value, `${path} → $`, out, limit);
+      if (out.length > before) return out;
+    }
+  }
   if (eKind !== aKind || (eKind !== 'object' && eKind !== 'array')) {
     out.push({ path, expected, actual });
     return out;
@@ -62,6 +71,16 @@ export function diffJson(expected: unknown, actual: unknown, path = '$', out: Pa
   return out;
 }
 
+function parseContainer(text: string): { ok: boolean; value?: unknown } {
+  const t = text.trimStart();
+  if (!t.startsWith('{') && !t.startsWith('[')) return { ok: false };
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false };
+  }
+}
+
 function kindOf(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'array';
@@ -72,7 +91,35 @@ export function formatPathDifference(d: PathDifference, maxValue = 120): string 
   const show = (v: unknown) => clip(JSON.stringify(v) ?? String(v), maxValue);
   if (d.missing === 'actual') return `${d.path}: expected ${show(d.expected)}, got nothing (missing)`;
   if (d.missing === 'expected') return `${d.path}: unexpected ${show(d.actual)} (not in the tape)`;
-  return `${d.path}: expected ${show(d.expected)}, got ${show(d.actual)}`;
+  const e = JSON.stringify(d.expected) ?? String(d.expected);
+  const a = JSON.stringify(d.actual) ?? String(d.actual);
+  if (e.length <= maxValue && a.length <= maxValue) return `${d.path}: expected ${e}, got ${a}`;
+  // Long values: show where they differ, with context, rather than two identical beginnings.
+  const strings = typeof d.expected === 'string' && typeof d.actual === 'string';
+  const [re, ra] = strings ? [d.expected as string, d.actual as string] : [e, a];
+  const w = differenceWindow(re, ra, Math.floor(maxValue / 3));
+  const q = (s: string) => (strings ? JSON.stringify(s) : s);
+  return `${d.path}: differs at character ${w.at + 1} of ${re.length} (live ${ra.length}): expected ${q(w.expected)}, got ${q(w.actual)}`;
+}
+
+/**
+ * The part of two strings around their first difference: `context` characters
+ * of common text either side, the differing middle clipped, `…` where cut.
+ */
+export function differenceWindow(e: string, a: string, context = 40): { at: number; expected: string; actual: string } {
+  let start = 0;
+  const n = Math.min(e.length, a.length);
+  while (start < n && e[start] === a[start]) start++;
+  let end = 0;
+  while (end < n - start && e[e.length - 1 - end] === a[a.length - 1 - end]) end++;
+  const piece = (s: string) => {
+    const from = Math.max(0, start - context);
+    const midEnd = s.length - end;
+    const mid = midEnd - start > 2 * context ? `${s.slice(start, start + context)}…${s.slice(midEnd - context, midEnd)}` : s.slice(start, midEnd);
+    const to = Math.min(s.length, midEnd + context);
+    return `${from > 0 ? '…' : ''}${s.slice(from, start)}${mid}${s.slice(midEnd, to)}${to < s.length ? '…' : ''}`;
+  };
+  return { at: start, expected: piece(e), actual: piece(a) };
 }
 
 function clip(s: string, max: number): string {

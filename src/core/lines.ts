@@ -40,6 +40,11 @@ export class LineSplitter {
     return this.pendingLength;
   }
 
+  /** The unterminated tail, left in place (to show what a stuck response had sent). */
+  peek(): Buffer {
+    return Buffer.concat(this.pending, this.pendingLength);
+  }
+
   /** Takes the unterminated tail (at end of stream or on an idle boundary). */
   flush(): Buffer | undefined {
     if (this.pendingLength === 0) return undefined;

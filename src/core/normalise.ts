@@ -21,6 +21,54 @@ export interface TextFilter {
 export interface NormaliseRules {
   ignore?: readonly string[];
   filters?: readonly TextFilter[];
+  /** Compare JSON objects whatever the order of their keys. */
+  ignoreKeyOrder?: boolean;
+  /** Rules that apply only to the pairs whose request matches their scope. */
+  scoped?: readonly ScopedRules[];
+}
+
+/**
+ * Which requests a scoped rule applies to: a JSON-RPC method, an MCP tool
+ * (`tools/call` with that `params.name`), a seed-000 op. Every key given must match.
+ */
+export interface NormaliseScope {
+  method?: string;
+  tool?: string;
+  op?: string;
+}
+
+export interface ScopedRules {
+  scope: NormaliseScope;
+  ignore?: readonly string[];
+  filters?: readonly TextFilter[];
+  ignoreKeyOrder?: boolean;
+}
+
+function requestFacts(request: string): NormaliseScope {
+  try {
+    const v = JSON.parse(request) as Record<string, unknown>;
+    if (!v || typeof v !== 'object' || Array.isArray(v)) return {};
+    const params = v.params as Record<string, unknown> | undefined;
+    return {
+      method: typeof v.method === 'string' ? v.method : undefined,
+      tool: v.method === 'tools/call' && params && typeof params.name === 'string' ? params.name : undefined,
+      op: typeof v.op === 'string' ? v.op : undefined,
+    };
+  } catch {
+    return {};
+  }
+}
+
+function inScope(scope: NormaliseScope, facts: NormaliseScope): boolean {
+  return (['method', 'tool', 'op'] as const).every((k) => scope[k] === undefined || scope[k] === facts[k]);
+}
+
+function sortKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortKeys);
+  if (v === null || typeof v !== 'object') return v;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(v).sort()) out[k] = sortKeys((v as Record<string, unknown>)[k]);
+  return out;
 }
 
 /** Parses `REGEX=REPLACEMENT`: the first unescaped `=` splits (write `\=` for a literal `=` in the regex). */
@@ -68,14 +116,38 @@ export function validateJsonPath(path: string): string {
 export class Normaliser {
   private readonly ignore: readonly string[];
   private readonly filters: readonly TextFilter[];
+  private readonly ignoreKeyOrder: boolean;
+  private readonly scoped: readonly ScopedRules[];
+  private readonly byScope = new Map<string, Normaliser>();
 
   constructor(rules: NormaliseRules = {}) {
     this.ignore = (rules.ignore ?? []).map(validateJsonPath);
     this.filters = rules.filters ?? [];
+    this.ignoreKeyOrder = rules.ignoreKeyOrder ?? false;
+    this.scoped = rules.scoped ?? [];
   }
 
   get isIdentity(): boolean {
-    return this.ignore.length === 0 && this.filters.length === 0;
+    return this.ignore.length === 0 && this.filters.length === 0 && !this.ignoreKeyOrder;
+  }
+
+  /** The rules for one pair: the global ones plus the scoped ones its request matches. */
+  forRequest(request: string): Normaliser {
+    if (this.scoped.length === 0) return this;
+    const facts = requestFacts(request);
+    const hits = this.scoped.filter((s) => inScope(s.scope, facts));
+    if (hits.length === 0) return this;
+    const key = hits.map((h) => this.scoped.indexOf(h)).join(',');
+    let n = this.byScope.get(key);
+    if (!n) {
+      n = new Normaliser({
+        ignore: [...this.ignore, ...hits.flatMap((h) => h.ignore ?? [])],
+        filters: [...this.filters, ...hits.flatMap((h) => h.filters ?? [])],
+        ignoreKeyOrder: this.ignoreKeyOrder || hits.some((h) => h.ignoreKeyOrder),
+      });
+      this.byScope.set(key, n);
+    }
+    return n;
   }
 
   /** Normalises a run of NDJSON (or any) text, line by line for the JSON part. */
@@ -83,11 +155,22 @@ export class Normaliser {
     if (this.isIdentity) return text;
     let out = text;
     for (const f of this.filters) out = out.replace(f.pattern, f.replacement);
-    if (this.ignore.length === 0) return out;
+    if (this.ignore.length === 0 && !this.ignoreKeyOrder) return out;
     return out
       .split('\n')
-      .map((line) => this.ignoreInLine(line))
+      .map((line) => this.sortLine(this.ignore.length ? this.ignoreInLine(line) : line))
       .join('\n');
+  }
+
+  private sortLine(line: string): string {
+    if (!this.ignoreKeyOrder) return line;
+    const t = line.trim();
+    if (!t.startsWith('{') && !t.startsWith('[')) return line;
+    try {
+      return JSON.stringify(sortKeys(JSON.parse(line)));
+    } catch {
+      return line;
+    }
   }
 
   private ignoreInLine(line: string): string {

@@ -1,6 +1,8 @@
 import { withFileLock } from './file-lock.js';
-import { existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { writeTarget } from './atomic-write.js';
 import { join, resolve } from 'node:path';
+import { goldenPaths } from './golden-paths.js';
 
 /**
  * Pending goldens: a failed test or replay leaves the candidate beside the
@@ -34,7 +36,7 @@ export function findPending(roots: readonly string[]): PendingGolden[] {
       for (const name of readdirSync(path)) if (!SKIP_DIRS.has(name)) visit(join(path, name));
       return;
     }
-    const candidate = path.endsWith('.new') ? path : existsSync(`${path}.new`) ? `${path}.new` : undefined;
+    const candidate = path.endsWith('.new') ? path : existsSync(goldenPaths(path).candidate) ? goldenPaths(path).candidate : undefined;
     if (!candidate) return;
     const golden = candidate.slice(0, -'.new'.length);
     found.set(golden, { golden, candidate, artifacts: artifactsOf(golden), isNew: !existsSync(golden) });
@@ -45,13 +47,26 @@ export function findPending(roots: readonly string[]): PendingGolden[] {
 
 function artifactsOf(golden: string): string[] {
   if (!golden.endsWith('.png')) return [];
-  const base = golden.slice(0, -'.png'.length);
-  return [`${base}.actual.png`, `${base}.diff.png`].filter((p) => existsSync(p));
+  const p = goldenPaths(golden);
+  return [p.actualImage, p.diffImage].filter((f) => existsSync(f));
 }
 
 export function acceptPending(p: PendingGolden): void {
-  // Rename is atomic (the golden is old or new, never half); the lock keeps it out of a parallel rewrite.
-  withFileLock(p.golden, () => renameSync(p.candidate, p.golden));
+  // Through a symlinked golden to its target; rename is atomic: the golden is old or new, never half.
+  // The lock keeps it out of a parallel rewrite of the same golden.
+  withFileLock(p.golden, () => {
+    const target = writeTarget(p.golden);
+    try {
+      renameSync(p.candidate, target);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
+      // The link points to another filesystem: copy beside the target, then rename there.
+      const tmp = `${target}.tapedeck-accept`;
+      copyFileSync(p.candidate, tmp);
+      renameSync(tmp, target);
+      rmSync(p.candidate, { force: true });
+    }
+  });
   for (const a of p.artifacts) rmSync(a, { force: true });
 }
 

@@ -1,65 +1,130 @@
-import { relative, resolve } from 'node:path';
-import { isCI, resolveUpdateMode, type UpdateMode } from '../core/ci.js';
+import { existsSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
+import { isCI, updateModeFromEnv, type UpdatePolicy } from '../core/ci.js';
 import { loadConfig } from '../core/config.js';
-import { defaultGoldenRoot, goldenPath } from '../core/golden-store.js';
+import { TapedeckError } from '../core/errors.js';
+import { ExitCode } from '../core/exit-codes.js';
+import { goldenFile, goldenFolder } from '../core/golden-paths.js';
+import { defaultGoldenRoot } from '../core/golden-store.js';
+
+/** The running test as vitest hands it to a matcher (`this.task`) or a hook. */
+export interface TaskLike {
+  id: string;
+  name: string;
+  fullTestName?: string;
+  timeout?: number;
+  result?: { startTime?: number };
+  meta?: object;
+}
 
 /** The parts of vitest's matcher `this` (MatcherState) tapedeck reads. */
 export interface MatcherStateLike {
   testPath?: string;
   currentTestName?: string;
   isNot?: boolean;
+  task?: TaskLike;
   snapshotState?: { readonly snapshotUpdateState?: 'all' | 'new' | 'none' };
 }
 
-/** Goldens each test has taken so far, for the -2, -3 counter; reset when a test starts. */
-const counters = new Map<string, number>();
+/** Goldens each test has taken so far, for the -2, -3 counter; per test, so concurrent tests never share one. */
+const counters = new Map<string, Map<string, number>>();
+/** Which test took each golden path (lower-cased: macOS and Windows fold case), to fail on a collision. */
+const owners = new Map<string, { test: string; name: string }>();
 /** Every golden path used in this worker (for the obsolete-golden report). */
 export const usedGoldens = new Set<string>();
 
-export function resetGoldenCounters(): void {
-  counters.clear();
+function taskKey(ctx: MatcherStateLike): string {
+  return ctx.task?.id ?? `${ctx.testPath}\0${ctx.currentTestName}`;
 }
 
-let cachedRoot: string | undefined;
-function goldensRoot(): string {
-  if (cachedRoot === undefined) {
-    let configured: string | undefined;
-    try {
-      configured = loadConfig().goldens;
-    } catch {
-      configured = undefined; // a broken config is reported by the CLI; matchers fall back to goldens/
-    }
-    cachedRoot = defaultGoldenRoot(process.cwd(), configured);
-  }
-  return cachedRoot;
+/** A test starts (or is retried): its counters start again; its golden paths stay its own. */
+export function resetGoldenCounters(task?: TaskLike): void {
+  if (task) counters.delete(task.id);
+  else counters.clear();
 }
 
-export function goldenRoot(): string {
-  return goldensRoot();
-}
-
-/** The next golden path of the current test: goldens/<file>/<test>[-N].<ext>. */
-export function nextGoldenPath(ctx: MatcherStateLike, ext: string, name?: string): { path: string; displayPath: string } {
-  const testPath = ctx.testPath ?? 'unknown-test-file';
-  const testName = name ?? ctx.currentTestName ?? 'unnamed test';
-  const key = `${testPath}\0${testName}\0${ext}`;
-  const n = (counters.get(key) ?? 0) + 1;
-  counters.set(key, n);
-  const testFile = relative(process.cwd(), resolve(testPath)).replace(/\.(test|spec)\.[cm]?[jt]sx?$/, '');
-  const path = goldenPath({ root: goldensRoot(), testFile, testName }, ext, n);
-  usedGoldens.add(path);
-  return { path, displayPath: relative(process.cwd(), path) };
+interface WorkerState {
+  config?: { root?: string };
 }
 
 /**
- * vitest already decides between all (-u), new (local) and none (CI) for its
- * own snapshots; tapedeck follows it, and TAPEDECK_UPDATE overrides both.
+ * The vitest project's root (each workspace project its own), never the
+ * current directory: vitest's worker state knows it; without it, the nearest
+ * folder above the test file with a package.json.
  */
-export function updateModeFor(ctx: MatcherStateLike): UpdateMode {
-  const fromEnv = process.env.TAPEDECK_UPDATE?.trim().toLowerCase();
-  if (fromEnv === 'none' || fromEnv === 'new' || fromEnv === 'all') return fromEnv;
+export function projectRoot(testPath?: string): string {
+  const worker = (globalThis as { __vitest_worker__?: WorkerState }).__vitest_worker__;
+  if (worker?.config?.root) return worker.config.root;
+  for (let dir = testPath ? dirname(resolve(testPath)) : process.cwd(); ; dir = dirname(dir)) {
+    if (existsSync(resolve(dir, 'package.json'))) return dir;
+    if (dirname(dir) === dir) return process.cwd();
+  }
+}
+
+const roots = new Map<string, string>();
+export function goldenRoot(testPath?: string): string {
+  const project = projectRoot(testPath);
+  let root = roots.get(project);
+  if (root === undefined) {
+    let configured: string | undefined;
+    try {
+      configured = loadConfig(undefined, project).goldens;
+    } catch {
+      configured = undefined; // a broken config is reported by the CLI; matchers fall back to goldens/
+    }
+    root = defaultGoldenRoot(project, configured);
+    roots.set(project, root);
+  }
+  return root;
+}
+
+/** The folder of one test file's goldens. */
+export function goldenFolderOf(testPath: string): string {
+  return goldenFolder(goldenRoot(testPath), projectRoot(testPath), testPath);
+}
+
+export function displayPath(path: string): string {
+  return relative(process.cwd(), path) || path;
+}
+
+/** The next golden path of the current test: goldens/<file>/<test>[-N].<ext>; fails when another test already has it. */
+export function nextGoldenPath(ctx: MatcherStateLike, ext: string, name?: string): { path: string; displayPath: string } {
+  const testPath = ctx.testPath ?? 'unknown-test-file';
+  const testName = name ?? ctx.currentTestName ?? 'unnamed test';
+  const owner = taskKey(ctx);
+  const mine = counters.get(owner) ?? new Map<string, number>();
+  counters.set(owner, mine);
+  const key = `${testName}\0${ext}`;
+  const n = (mine.get(key) ?? 0) + 1;
+  mine.set(key, n);
+  const path = goldenFile(goldenFolderOf(testPath), testName, ext, n, name !== undefined);
+  const folded = path.normalize('NFC').toLowerCase();
+  const taken = owners.get(folded);
+  if (taken && taken.test !== owner) {
+    throw new TapedeckError(
+      'GOLDEN_COLLISION',
+      `tests ${JSON.stringify(taken.name)} and ${JSON.stringify(testName)} in ${displayPath(testPath)} would share the golden ${displayPath(path)}` +
+        `${taken.name !== testName && taken.name.toLowerCase() === testName.toLowerCase() ? ' (their names differ only in case, which macOS and Windows ignore)' : ''}; rename one of them, or give one a { name }`,
+      { exitCode: ExitCode.usage, details: { golden: path, tests: [taken.name, testName] } },
+    );
+  }
+  owners.set(folded, { test: owner, name: testName });
+  usedGoldens.add(path);
+  return { path, displayPath: displayPath(path) };
+}
+
+/**
+ * The update policy, resolved once per assertion and passed to the store:
+ * TAPEDECK_UPDATE wins, then vitest -u (all), then tapedeck's CI rule (a
+ * missing golden fails on CI), then vitest's own choice.
+ */
+export function updatePolicyFor(ctx: MatcherStateLike, env: NodeJS.ProcessEnv = process.env): UpdatePolicy {
+  const fromEnv = updateModeFromEnv(env);
+  if (fromEnv === 'none') return { mode: 'none', reason: 'TAPEDECK_UPDATE=none: goldens are never written' };
+  if (fromEnv) return { mode: fromEnv };
   const fromVitest = ctx.snapshotState?.snapshotUpdateState;
-  if (fromVitest === 'all') return 'all';
-  // tapedeck's own CI rule wins over vitest's guess: on CI a missing golden fails.
-  return resolveUpdateMode(isCI() ? 'none' : fromVitest);
+  if (fromVitest === 'all') return { mode: 'all' };
+  if (isCI(env)) return { mode: 'none', reason: 'on CI (CI is set) goldens are never written' };
+  if (fromVitest === 'none') return { mode: 'none', reason: 'vitest runs with --ci (snapshots are never written)' };
+  return { mode: 'new' };
 }

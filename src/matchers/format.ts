@@ -4,11 +4,11 @@ import { escapeControl } from '../core/escape.js';
 
 export { escapeControl };
 
-/** A screen framed for a failure message: numbered rows, control characters escaped. */
-export function frameScreen(text: string, title = 'screen'): string {
+/** A screen framed for a failure message: rows numbered from `firstRow` (0-based screen rows), control characters escaped. */
+export function frameScreen(text: string, title = 'screen', firstRow = 0): string {
   const lines = text.split('\n');
-  const width = String(lines.length).length;
-  return [`--- ${title} ---`, ...lines.map((l, i) => `${String(i).padStart(width)} │${escapeControl(l)}`), '---'].join('\n');
+  const width = String(firstRow + lines.length - 1).length;
+  return [`--- ${title} ---`, ...lines.map((l, i) => `${String(firstRow + i).padStart(width)} │${escapeControl(l)}`), '---'].join('\n');
 }
 
 export function describePattern(p: string | RegExp): string {
@@ -22,12 +22,13 @@ export function formatDrifts(drifts: readonly Drift[]): string {
 }
 
 /** The matcher result of a tape replay, the same for protocol and terminal tapes. */
-export function replayVerdict(tape: string, remaining: readonly Drift[], units: string) {
+export function replayVerdict(tape: string, remaining: readonly Drift[], units: string, pendingPath?: string) {
+  const pending = pendingPath ? `wrote ${relative(process.cwd(), pendingPath)} for review (\`tapedeck review\`)\n` : '';
   return {
     pass: remaining.length === 0,
     message: () =>
       remaining.length === 0
         ? `expected ${tape} to drift, but all ${units} replayed cleanly`
-        : `${tape}: ${remaining.length} drift(s) in ${units}\n\n${formatDrifts(remaining)}\n\nAccept intended changes with vitest -u (or tapedeck replay --update).`,
+        : `${tape}: ${remaining.length} drift(s) in ${units}\n\n${formatDrifts(remaining)}\n\n${pending}Accept intended changes with vitest -u (or tapedeck replay --update), or the .new with \`tapedeck review\`.`,
   };
 }

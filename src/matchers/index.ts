@@ -2,54 +2,105 @@
  * tapedeck's vitest integration: `import 'tapedeck/vitest'` in a test file (or
  * a setupFiles entry) registers the matchers and the per-test hooks.
  */
-import { afterAll, afterEach, beforeEach, expect } from 'vitest';
-import { toContainText, toHaveCursorAt, toHaveExited, toHaveText, toMatchScreen, type ScreenGoldenMatcherOptions, type TextAssertionOptions } from './terminal.js';
+import * as vitest from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
+import type { Terminal } from '../session/terminal.js';
+import { terminalOwner } from '../session/owner.js';
+import { toContainText, toHaveCursorAt, toHaveExited, toHaveText, type TextAssertionOptions } from './terminal.js';
+import { toMatchScreen, type ScreenGoldenMatcherOptions } from './screen.js';
 import { toMatchExchange, toReplayCleanly, type ProtocolMatcherOptions } from './protocol.js';
 import { toMatchScreenshot, type ScreenshotMatcherOptions } from './screenshot.js';
 import type { TerminalReplayMatcherOptions } from './terminal-replay.js';
-import { resetGoldenCounters } from './context.js';
-import { cleanUpTestTerminals, rememberTerminalsBeforeTest } from './cleanup.js';
+import { resetGoldenCounters, type TaskLike } from './context.js';
+import { cleanUpTestTerminals, endTerminalsOf, rememberTerminalsBeforeTest } from './cleanup.js';
 import { reportObsoleteGoldens } from './obsolete.js';
+import { requireAwait } from './unawaited.js';
+import { summaryLine, takeTally } from './summary.js';
+import { REPORTER_KEY } from './reporter.js';
 
-expect.extend({ toContainText, toHaveText, toHaveCursorAt, toHaveExited, toMatchScreen, toMatchScreenshot, toReplayCleanly, toMatchExchange });
+const matchers = { toContainText, toHaveText, toHaveCursorAt, toHaveExited, toMatchScreen, toMatchScreenshot, toReplayCleanly, toMatchExchange };
+expect.extend(matchers);
+requireAwait(Object.keys(matchers));
 
-beforeEach(() => {
-  resetGoldenCounters();
-  rememberTerminalsBeforeTest();
-});
-afterEach(async () => {
-  await cleanUpTestTerminals();
+type AroundEach = (fn: (runTest: () => Promise<void>, context: { task: TaskLike }) => Promise<void>) => void;
+const aroundEach = (vitest as unknown as { aroundEach?: AroundEach }).aroundEach;
+if (aroundEach) {
+  // Each test runs as the owner of the terminals it spawns; when it ends, only those end.
+  aroundEach(async (runTest, context) => {
+    resetGoldenCounters(context.task);
+    try {
+      await terminalOwner.run(context.task, runTest);
+    } finally {
+      await endTerminalsOf(context.task);
+    }
+  });
+} else {
+  beforeEach(() => {
+    resetGoldenCounters();
+    rememberTerminalsBeforeTest();
+  });
+  afterEach(async () => {
+    await cleanUpTestTerminals();
+  });
+}
+
+beforeAll(() => {
+  takeTally(); // a file starts from zero, also when workers are reused (isolate: false)
 });
 // vitest passes fixtures first (it requires a destructuring pattern there), then the suite.
 // eslint-disable-next-line no-empty-pattern
 afterAll(({}, suite) => {
   reportObsoleteGoldens(suite);
+  const tally = takeTally();
+  // The reporter sums these into one closing line per run; without it, each file says its own.
+  const meta = (suite as unknown as { meta?: Record<string, unknown> }).meta;
+  if (meta) meta.tapedeck = tally;
+  const quiet = tally.written + tally.updated + tally.obsolete + tally.removed + tally.candidates === 0;
+  let reporter = false;
+  try {
+    reporter = vitest.inject(REPORTER_KEY as never) === true;
+  } catch {
+    reporter = false;
+  }
+  if (!reporter && !quiet) process.stdout.write(`${summaryLine(tally)}\n`);
 });
 
-interface TapedeckMatchers {
+/** Only a terminal (or `any`) has the screen matchers; a wrong subject is a compile error. */
+type OnTerminal<T, F> = [T] extends [Terminal] ? F : never;
+type OnTape<T, F> = [T] extends [string] ? F : never;
+type OnCommand<T, F> = [T] extends [readonly string[]] ? F : never;
+
+interface TapedeckMatchers<T = unknown> {
   /** Retries until the screen (or `line`) contains the text or matches the RegExp. */
-  toContainText(expected: string | RegExp, options?: TextAssertionOptions): Promise<void>;
+  toContainText: OnTerminal<T, (expected: string | RegExp, options?: TextAssertionOptions) => Promise<void>>;
   /** Retries until the screen (or `line`) is exactly the text, or matches the RegExp. */
-  toHaveText(expected: string | RegExp, options?: TextAssertionOptions): Promise<void>;
+  toHaveText: OnTerminal<T, (expected: string | RegExp, options?: TextAssertionOptions) => Promise<void>>;
   /** Retries until the cursor is at (row, col), 0-based. */
-  toHaveCursorAt(row: number, col: number, options?: { timeoutMs?: number }): Promise<void>;
+  toHaveCursorAt: OnTerminal<T, (row: number, col: number, options?: { timeoutMs?: number }) => Promise<void>>;
   /** Retries until the program has exited (with `code`, when given). */
-  toHaveExited(code?: number, options?: { timeoutMs?: number }): Promise<void>;
-  /** Waits for a stable screen, then compares it with goldens/<test file>/<test name>.txt. */
-  toMatchScreen(options?: ScreenGoldenMatcherOptions): Promise<void>;
-  /** Waits for a stable screen, renders it in Chromium and compares the PNG with goldens/<test file>/<test name>.png. */
-  toMatchScreenshot(options?: ScreenshotMatcherOptions): Promise<void>;
-  /** Replays a protocol tape against a fresh server: `expect('tape.ndjson').toReplayCleanly(['node', 'server.js'])`. */
-  toReplayCleanly(command: string[], options?: ProtocolMatcherOptions | TerminalReplayMatcherOptions): Promise<void>;
-  /** Replays a terminal tape against its recorded command: `expect('goldens/vim.cast').toReplayCleanly()`. */
-  toReplayCleanly(options?: TerminalReplayMatcherOptions): Promise<void>;
-  /** Sends requests to a fresh server and compares the responses with a protocol-tape golden. */
-  toMatchExchange(requests: string | string[], options?: ProtocolMatcherOptions): Promise<void>;
+  toHaveExited: OnTerminal<T, (code?: number, options?: { timeoutMs?: number }) => Promise<void>>;
+  /** Retries until the screen equals goldens/<test file>/<test name>.txt (a missing golden is written from a stable screen). */
+  toMatchScreen: OnTerminal<T, (options?: ScreenGoldenMatcherOptions) => Promise<void>>;
+  /** Renders the screen in Chromium and retries until the PNG matches goldens/<test file>/<test name>.png. */
+  toMatchScreenshot: OnTerminal<T, (options?: ScreenshotMatcherOptions) => Promise<void>>;
+  /**
+   * Replays a tape: `expect('tape.ndjson').toReplayCleanly(['node', 'server.js'])` (protocol),
+   * `expect('goldens/vim.cast').toReplayCleanly()` (terminal, its recorded command or the one given).
+   */
+  toReplayCleanly: OnTape<
+    T,
+    {
+      (command: string[], options?: ProtocolMatcherOptions | TerminalReplayMatcherOptions): Promise<void>;
+      (options?: TerminalReplayMatcherOptions): Promise<void>;
+    }
+  >;
+  /** Sends requests to a fresh server (the command) and compares the responses with a protocol-tape golden. */
+  toMatchExchange: OnCommand<T, (requests: string | string[], options?: ProtocolMatcherOptions) => Promise<void>>;
 }
 
 declare module 'vitest' {
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type
-  interface Matchers<T = any> extends TapedeckMatchers {}
+  interface Matchers<T = any> extends TapedeckMatchers<T> {}
 }
 
 export type { TapedeckMatchers, ScreenGoldenMatcherOptions, TextAssertionOptions, ProtocolMatcherOptions, ScreenshotMatcherOptions, TerminalReplayMatcherOptions };

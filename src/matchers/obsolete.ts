@@ -1,7 +1,9 @@
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { join } from 'node:path';
 import { expect } from 'vitest';
-import { goldenRoot, nextGoldenPath, updateModeFor, usedGoldens, type MatcherStateLike } from './context.js';
+import { ARTIFACT_SUFFIX } from '../core/golden-paths.js';
+import { displayPath, goldenFolderOf, goldenRoot, updatePolicyFor, usedGoldens, type MatcherStateLike } from './context.js';
+import { recordObsolete } from './summary.js';
 
 interface TaskLike {
   type?: string;
@@ -12,14 +14,13 @@ interface TaskLike {
   filepath?: string;
 }
 
-function allTestsRanAndPassed(task: TaskLike): boolean {
+/** A partial run (-t, .only, skips) or a failure proves nothing about which goldens are used. */
+export function allTestsRanAndPassed(task: TaskLike): boolean {
   if (task.mode && task.mode !== 'run') return false;
   if (task.type === 'test' && task.result?.state !== 'pass') return false;
   return (task.tasks ?? []).every(allTestsRanAndPassed);
 }
 
-/** Files a matcher leaves beside a golden: not goldens themselves. */
-const ARTIFACT = /\.(new|actual\.png|diff\.png)$/;
 /** Only the kinds of file the matchers write can be obsolete; a user's own files (tapes, fixtures) never are. */
 const GOLDEN_KINDS = /\.(txt|png|ndjson)$/;
 
@@ -31,18 +32,16 @@ const GOLDEN_KINDS = /\.(txt|png|ndjson)$/;
 export function reportObsoleteGoldens(suite: TaskLike): string[] {
   const state = expect.getState() as MatcherStateLike;
   if (!allTestsRanAndPassed(suite) || !state.testPath) return [];
-  // The folder this file's goldens live in: where a golden of any test of it would go.
-  const probe = nextGoldenPath({ testPath: state.testPath, currentTestName: 'obsolete-probe' }, 'probe');
-  usedGoldens.delete(probe.path);
-  const folder = dirname(probe.path);
-  if (!existsSync(folder) || !folder.startsWith(goldenRoot())) return [];
+  const folder = goldenFolderOf(state.testPath);
+  if (!existsSync(folder) || !folder.startsWith(goldenRoot(state.testPath))) return [];
   const obsolete = readdirSync(folder)
     .map((name) => join(folder, name))
-    .filter((p) => statSync(p).isFile() && GOLDEN_KINDS.test(p) && !ARTIFACT.test(p) && !usedGoldens.has(p));
+    .filter((p) => statSync(p).isFile() && GOLDEN_KINDS.test(p) && !ARTIFACT_SUFFIX.test(p) && !usedGoldens.has(p));
   if (obsolete.length === 0) return [];
-  const remove = updateModeFor(state) === 'all';
+  const remove = updatePolicyFor(state).mode === 'all';
   for (const p of obsolete) if (remove) rmSync(p, { force: true });
-  const list = obsolete.map((p) => `  ${relative(process.cwd(), p)}`).join('\n');
+  recordObsolete(obsolete.length, remove);
+  const list = obsolete.map((p) => `  ${displayPath(p)}`).join('\n');
   process.stderr.write(
     remove
       ? `tapedeck: removed ${obsolete.length} obsolete golden(s) no test uses:\n${list}\n`

@@ -1,16 +1,17 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseBoundary, type Boundary } from '../core/boundary.js';
-import { loadConfig } from '../core/config.js';
-import { Normaliser, parseFilter } from '../core/normalise.js';
+import type { Boundary } from '../core/boundary.js';
+import { resolveReplaySettings } from '../replayer/settings.js';
 import { formatPair, readProtocolTape, type ProtocolTape } from '../tape/protocol-tape.js';
 import { replayProtocolTape } from '../replayer/protocol.js';
 import { unacceptedDrifts } from '../replayer/replay-tapes.js';
-import { checkGolden } from '../core/golden-store.js';
+import { GoldenStore } from '../core/golden-store.js';
+import { TapedeckError } from '../core/errors.js';
 import { isTerminalTape } from '../tape/kind.js';
 import { replayCastCleanly } from './terminal-replay.js';
 import { formatDrifts, replayVerdict } from './format.js';
-import { nextGoldenPath, updateModeFor, usedGoldens, type MatcherStateLike } from './context.js';
+import { displayPath as shown, nextGoldenPath, projectRoot, updatePolicyFor, usedGoldens, type MatcherStateLike } from './context.js';
+import { recordGolden } from './summary.js';
 
 interface State extends MatcherStateLike {
   isNot: boolean;
@@ -23,19 +24,20 @@ export interface ProtocolMatcherOptions {
   ignore?: string[];
   /** "REGEX=REPLACEMENT" filters (added to tapedeck.config.json's). */
   filter?: string[];
+  /** Compare JSON objects whatever their key order. */
+  ignoreKeyOrder?: boolean;
+  maxResponseBytes?: number;
+  /** Seed 000 single-shot servers: one request per fresh process, stdin closed. */
+  singleShot?: boolean;
+  /** A shell command run in the tape's fresh scratch directory ({{tapedeck.tmpdir}}) first. */
+  setup?: string;
   env?: NodeJS.ProcessEnv;
   cwd?: string;
 }
 
 function settings(options: ProtocolMatcherOptions) {
-  const config = loadConfig(undefined, options.cwd);
-  return {
-    boundary: typeof options.boundary === 'string' ? parseBoundary(options.boundary) : options.boundary ?? config.boundary,
-    timeoutMs: options.timeoutMs ?? config.timeoutMs,
-    normaliser: new Normaliser({ ignore: [...config.ignore, ...(options.ignore ?? [])], filters: [...config.filters, ...(options.filter ?? []).map(parseFilter)] }),
-    env: options.env,
-    cwd: options.cwd,
-  };
+  const { boundary, timeoutMs, normaliser, maxResponseBytes } = resolveReplaySettings(options);
+  return { boundary, timeoutMs, normaliser, maxResponseBytes, singleShot: options.singleShot, setup: options.setup, env: options.env, cwd: options.cwd };
 }
 
 function assertCommand(command: unknown, matcher: string): asserts command is string[] {
@@ -54,12 +56,18 @@ function assertCommand(command: unknown, matcher: string): asserts command is st
  */
 export async function toReplayCleanly(this: State, received: unknown, command?: unknown, options?: unknown) {
   if (typeof received !== 'string') throw new TypeError('toReplayCleanly: expected the path of a tape (.ndjson or .cast)');
-  usedGoldens.add(resolve(received)); // a tape a test replays is in use, wherever it lives
-  if (isTerminalTape(received)) return replayCastCleanly(this, received, command, options);
+  // Relative tapes are found from the vitest project's root, as goldens are, not from the current directory.
+  const tape = resolve(projectRoot(this.testPath), received);
+  if (!existsSync(tape)) {
+    throw new TapedeckError('TAPE_NOT_FOUND', `toReplayCleanly: tape ${shown(tape)} does not exist (record it with \`tapedeck record\`, or check the path)`, { details: { tape } });
+  }
+  usedGoldens.add(tape); // a tape a test replays is in use, wherever it lives
+  if (isTerminalTape(tape)) return replayCastCleanly(this, tape, command, options);
   assertCommand(command, 'toReplayCleanly');
-  const update = updateModeFor(this) === 'all';
-  const result = await replayProtocolTape(received, { command, update, ...settings((options ?? {}) as ProtocolMatcherOptions) });
-  return replayVerdict(received, unacceptedDrifts(result), `${result.pairs.length} pairs`);
+  const policy = updatePolicyFor(this);
+  const result = await replayProtocolTape(tape, { command, update: policy.mode === 'all', writePending: policy.mode === 'new', ...settings((options ?? {}) as ProtocolMatcherOptions) });
+  recordGolden({ status: result.updatedPairs > 0 ? 'updated' : result.pendingPath ? 'mismatch' : 'matched', artifacts: result.pendingPath ? [result.pendingPath] : [] }, tape);
+  return replayVerdict(shown(tape), unacceptedDrifts(result), `${result.pairs.length} pairs`, result.pendingPath);
 }
 
 /**
@@ -74,7 +82,7 @@ export async function toMatchExchange(this: State, received: unknown, requests: 
   const list = (Array.isArray(requests) ? requests : [requests]).map((r) => r.trim()).filter((r) => r !== '');
   if (list.length === 0) throw new TypeError('toMatchExchange: give at least one request line');
   const { path, displayPath } = nextGoldenPath(this, 'ndjson');
-  const mode = updateModeFor(this);
+  const store = new GoldenStore(updatePolicyFor(this));
   const s = settings(options);
 
   // The golden's own requests when they are the same, so its responses are the expectation.
@@ -88,15 +96,15 @@ export async function toMatchExchange(this: State, received: unknown, requests: 
   const broken = result.drifts.filter((d) => d.code === 'TD1002' || d.code === 'TD1003');
   if (broken.length > 0) return { pass: false, message: () => `the server did not answer every request\n\n${formatDrifts(broken)}` };
   const live = `${result.pairs.map((p) => formatPair(p.request, p.actual ?? '')).join('\n')}\n`;
-  const verdict = checkGolden({
+  const verdict = store.check({
     path,
     displayPath,
     actual: live,
-    mode,
     compare: () =>
       sameRequests
         ? { pass: result.drifts.length === 0, message: `responses differ from golden ${displayPath}\n\n${formatDrifts(result.drifts)}` }
         : { pass: false, message: `the requests differ from those in golden ${displayPath}` },
   });
+  recordGolden(verdict, path);
   return { pass: verdict.pass, message: () => verdict.message };
 }

@@ -1,3 +1,5 @@
+import type { TaskLike } from './context.js';
+
 /**
  * Web-first assertions, as Playwright has them: a matcher that reads a live
  * screen retries until its condition holds (or, under .not, stops holding) or
@@ -6,6 +8,22 @@
  */
 export const DEFAULT_ASSERTION_TIMEOUT_MS = 5000;
 const POLL_MS = [20, 50, 100, 100, 250];
+
+/**
+ * The default assertion timeout: 5 s, but always ending before the running
+ * test's own timeout, so the matcher's message (the screen) is what the user
+ * sees rather than vitest's bare "Test timed out". The margin is a tenth of the
+ * test's timeout, between 250 ms and 2 s.
+ */
+export function assertionTimeout(explicit: number | undefined, task: TaskLike | undefined, now = Date.now()): number {
+  if (explicit !== undefined) return explicit;
+  const limit = task?.timeout;
+  const started = task?.result?.startTime;
+  if (!limit || !Number.isFinite(limit) || limit <= 0 || started === undefined) return DEFAULT_ASSERTION_TIMEOUT_MS;
+  const margin = Math.min(2000, Math.max(250, limit / 10));
+  const left = started + limit - margin - now;
+  return Math.max(100, Math.min(DEFAULT_ASSERTION_TIMEOUT_MS, left));
+}
 
 export interface Probe<T> {
   pass: boolean;

@@ -4,8 +4,8 @@ import type { ScreenMask } from '../render/golden-text.js';
 import type { CursorMode } from '../render/renderer-repaint.js';
 import type { RenderProfile } from '../render/profiles.js';
 import { comparePngs, describeMismatch, writeMismatchArtifacts, type PixelCompareOptions, type PixelComparison } from '../render/pixel-diff.js';
-import { checkGolden } from '../core/golden-store.js';
-import { nextGoldenPath, updateModeFor, type MatcherStateLike } from './context.js';
+import { matchGolden } from './golden-match.js';
+import { assertTerminal, type MatchResult, type State } from './terminal.js';
 
 export interface ScreenshotMatcherOptions extends PixelCompareOptions {
   /** Render profile name (dark, light) or object; default dark. */
@@ -16,42 +16,42 @@ export interface ScreenshotMatcherOptions extends PixelCompareOptions {
   mask?: readonly ScreenMask[];
   /** Golden name instead of the test name. */
   name?: string;
-  /** How long the screen must stay unchanged first (default 100 ms). */
+  /** Without a golden (or under -u): how long the screen must stay unchanged before it is stored (default 100 ms). */
   stableMs?: number;
+  /** How long to retry until the screenshot matches the golden (default 5 s, within the test's own timeout). */
   timeoutMs?: number;
 }
 
-interface MatchResult {
-  pass: boolean;
-  message: () => string;
-}
-
 /**
- * expect(term).toMatchScreenshot(options): waits for a stable screen, renders
- * it, and compares it with goldens/<test file>/<test name>.png through the
- * golden store (written when missing locally, never on CI, rewritten by -u).
- * On a mismatch `<golden>.actual.png` and `<golden>.diff.png` land beside it.
+ * expect(term).toMatchScreenshot(options): renders the screen and retries
+ * until the PNG matches goldens/<test file>/<test name>.png (written when
+ * missing locally, never on CI, rewritten by -u). On a mismatch that stays,
+ * `<golden>.actual.png` and `<golden>.diff.png` land beside it; they go when
+ * the golden passes or is rewritten.
  */
-export async function toMatchScreenshot(this: MatcherStateLike, received: unknown, options: ScreenshotMatcherOptions = {}): Promise<MatchResult> {
-  const term = received as Partial<Terminal> | null;
-  if (!term || typeof term !== 'object' || typeof term.snapshot !== 'function' || typeof term.waitForStable !== 'function') {
-    throw new TypeError(`toMatchScreenshot: expected a terminal from spawnTerminal(), got ${term === null ? 'null' : typeof term}`);
-  }
+export async function toMatchScreenshot(this: State, received: unknown, options: ScreenshotMatcherOptions = {}): Promise<MatchResult> {
+  assertTerminal(received, 'toMatchScreenshot');
   if (this.isNot) throw new Error('toMatchScreenshot cannot be negated: compare with a golden instead');
-  await term.waitForStable(options.stableMs ?? 100, { timeoutMs: options.timeoutMs ?? 10_000 });
-  const shot = await screenshotTerminal(term as Terminal, { profile: options.profile, cursor: options.cursor, mask: options.mask });
-  const { path, displayPath } = nextGoldenPath(this, 'png', options.name);
-  let last: PixelComparison | undefined;
-  const result = checkGolden({
-    path,
-    displayPath,
-    actual: shot.png,
-    mode: updateModeFor(this),
-    compare: (expected) => {
-      last = comparePngs(expected, shot.png, options);
-      return { pass: last.pass, message: describeMismatch(displayPath, last, []) };
+  const term: Terminal = received;
+  const last = new Map<Buffer, PixelComparison>();
+  const result = await matchGolden({
+    ctx: this,
+    term,
+    ext: 'png',
+    name: options.name,
+    stableMs: options.stableMs,
+    timeoutMs: options.timeoutMs,
+    capture: async () => (await screenshotTerminal(term, { profile: options.profile, cursor: options.cursor, mask: options.mask })).png,
+    compare: (expected, actual, shown) => {
+      const c = comparePngs(expected, actual, options);
+      last.clear();
+      last.set(actual, c);
+      return { pass: c.pass, message: describeMismatch(shown, c, []) };
     },
-    onMismatch: (expected) => (last ? writeMismatchArtifacts(path, expected, shot.png, last, options.threshold) : []),
+    onMismatch: (expected, actual, golden) => {
+      const c = last.get(actual);
+      return c ? writeMismatchArtifacts(golden, expected, actual, c, options.threshold) : [];
+    },
   });
   return { pass: result.pass, message: () => result.message };
 }

@@ -1,9 +1,9 @@
-import { loadConfig } from '../core/config.js';
+import { resolveReplaySettings } from '../replayer/settings.js';
 import { unacceptedDrifts } from '../replayer/replay-tapes.js';
-import { compileRegex } from '../core/normalise.js';
 import type { ScreenMask } from '../render/golden-text.js';
 import { replayTerminal, type ScreenshotCheckpointOptions, type TerminalReplayOptions } from '../replayer/terminal.js';
-import { updateModeFor, usedGoldens, type MatcherStateLike } from './context.js';
+import { displayPath, updatePolicyFor, usedGoldens, type MatcherStateLike } from './context.js';
+import { recordGolden } from './summary.js';
 import { replayVerdict } from './format.js';
 
 export interface TerminalReplayMatcherOptions {
@@ -39,14 +39,19 @@ export async function replayCastCleanly(ctx: MatcherStateLike, cast: string, com
     throw new TypeError('toReplayCleanly: for a .cast, give an optional command as an array of strings and/or an options object');
   }
   const options = ((command ? maybeOptions : commandOrOptions) ?? {}) as TerminalReplayMatcherOptions;
-  const config = loadConfig(undefined, options.cwd);
-  const mask: ScreenMask[] = [...config.masks, ...(options.mask ?? []).map((m) => (typeof m === 'string' ? compileRegex(m, 'mask') : m))];
-  const mode = updateModeFor(ctx);
-  const update = mode === 'all';
-  const screenshots = options.screenshots ? { updateMode: mode, ...(options.screenshots === true ? {} : options.screenshots) } : undefined;
-  const replayOptions: TerminalReplayOptions = { command, mask, styles: options.styles, stepTimeoutMs: options.stepTimeoutMs, bail: options.bail, realtime: options.realtime, env: options.env, cwd: options.cwd, update, screenshots };
+  const mask: ScreenMask[] = resolveReplaySettings({ cwd: options.cwd, mask: options.mask }).masks;
+  const policy = updatePolicyFor(ctx);
+  const update = policy.mode === 'all';
+  const screenshots = options.screenshots ? { updateMode: policy, ...(options.screenshots === true ? {} : options.screenshots) } : undefined;
+  // As the CLI: a drifted tape leaves its re-recording as <tape>.new for review (not on CI, not under -u).
+  const writePending = policy.mode === 'new';
+  const replayOptions: TerminalReplayOptions = { command, mask, styles: options.styles, stepTimeoutMs: options.stepTimeoutMs, bail: options.bail, realtime: options.realtime, env: options.env, cwd: options.cwd, update, writePending, screenshots };
   const result = await replayTerminal(cast, replayOptions);
   // The checkpoint goldens are in use: never reported (or removed) as obsolete.
-  for (const shot of result.screenshots ?? []) usedGoldens.add(shot.golden);
-  return replayVerdict(cast, unacceptedDrifts(result), `${result.steps.length} steps`);
+  for (const shot of result.screenshots ?? []) {
+    usedGoldens.add(shot.golden);
+    recordGolden(shot, shot.golden);
+  }
+  recordGolden({ status: result.updated ? 'updated' : result.pendingPath ? 'mismatch' : 'matched', artifacts: result.pendingPath ? [result.pendingPath] : [] }, cast);
+  return replayVerdict(displayPath(cast), unacceptedDrifts(result), `${result.steps.length} steps`, result.pendingPath);
 }

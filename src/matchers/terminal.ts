@@ -1,18 +1,16 @@
 import type { Terminal } from '../session/terminal.js';
-import { formatScreenGolden, type ScreenMask } from '../render/golden-text.js';
-import { checkGolden } from '../core/golden-store.js';
-import { nextGoldenPath, updateModeFor, type MatcherStateLike } from './context.js';
-import { describePattern, escapeControl, frameScreen } from './format.js';
-import { retryUntil, DEFAULT_ASSERTION_TIMEOUT_MS } from './retry.js';
+import type { MatcherStateLike } from './context.js';
+import { describePattern, frameScreen } from './format.js';
+import { assertionTimeout, retryUntil } from './retry.js';
 
 /** The bits of vitest's MatcherState the terminal matchers use. */
-interface State extends MatcherStateLike {
+export interface State extends MatcherStateLike {
   isNot: boolean;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   utils: { diff: (a: any, b: any) => string | undefined };
 }
 
-interface MatchResult {
+export interface MatchResult {
   pass: boolean;
   message: () => string;
   actual?: unknown;
@@ -25,7 +23,7 @@ export interface TextAssertionOptions {
   timeoutMs?: number;
 }
 
-function assertTerminal(received: unknown, matcher: string): asserts received is Terminal {
+export function assertTerminal(received: unknown, matcher: string): asserts received is Terminal {
   const t = received as Partial<Terminal> | null;
   if (!t || typeof t !== 'object' || typeof t.snapshot !== 'function' || typeof t.text !== 'function') {
     throw new TypeError(`${matcher}: expected a terminal from spawnTerminal(), got ${t === null ? 'null' : typeof t}`);
@@ -54,7 +52,7 @@ async function textAssertion(
   assertTerminal(received, name);
   const term = received;
   const whole = name === 'toHaveText';
-  const timeoutMs = options.timeoutMs ?? DEFAULT_ASSERTION_TIMEOUT_MS;
+  const timeoutMs = assertionTimeout(options.timeoutMs, state.task);
   const outcome = await retryUntil(
     async () => {
       const text = await screenText(term, options.line);
@@ -68,7 +66,7 @@ async function textAssertion(
     pass: outcome.pass,
     message: () => {
       const head = `expected ${where} ${state.isNot ? 'not ' : ''}to ${verb} ${describePattern(pattern)} (waited ${outcome.waitedMs} ms)`;
-      return `${head}\n\n${frameScreen(outcome.value, where)}`;
+      return `${head}\n\n${frameScreen(outcome.value, where, options.line ?? 0)}`;
     },
     // Only a whole-text comparison gets vitest's own Expected/Received diff; for "contains" it is noise.
     ...(whole && typeof pattern === 'string' ? { actual: outcome.value, expected: pattern } : {}),
@@ -91,7 +89,7 @@ export async function toHaveCursorAt(this: State, received: unknown, row: number
       const snap = await term.snapshot();
       return { pass: snap.cursor.row === row && snap.cursor.col === col, value: snap };
     },
-    { isNot: this.isNot, timeoutMs: options.timeoutMs, settled: () => !term.running },
+    { isNot: this.isNot, timeoutMs: assertionTimeout(options.timeoutMs, this.task), settled: () => !term.running },
   );
   const at = `${outcome.value.cursor.row},${outcome.value.cursor.col}`;
   return {
@@ -109,7 +107,7 @@ export async function toHaveExited(this: State, received: unknown, code?: number
       const exited = !term.running;
       return { pass: exited && (code === undefined || term.exitCode === code), value: exited };
     },
-    { isNot: this.isNot, timeoutMs: options.timeoutMs, settled: () => !term.running },
+    { isNot: this.isNot, timeoutMs: assertionTimeout(options.timeoutMs, this.task), settled: () => !term.running },
   );
   const state = outcome.value ? `it exited with code ${term.exitCode}${term.exitSignal ? ` (signal ${term.exitSignal})` : ''}` : 'it is still running';
   return {
@@ -117,37 +115,4 @@ export async function toHaveExited(this: State, received: unknown, code?: number
     message: () =>
       `expected the program ${this.isNot ? 'not ' : ''}to have exited${code === undefined ? '' : ` with code ${code}`}; ${state} (waited ${outcome.waitedMs} ms)\n\n${frameScreen(term.screen.text())}`,
   };
-}
-
-export interface ScreenGoldenMatcherOptions {
-  /** Add the style layer (colours by palette slot, attributes). */
-  styles?: boolean;
-  /** Volatile regions: regexes over line text, or {row, col, width, height} rectangles. */
-  mask?: ScreenMask[];
-  /** Golden name instead of the test name. */
-  name?: string;
-  /** How long the screen must stay unchanged first (default 100 ms). */
-  stableMs?: number;
-  timeoutMs?: number;
-}
-
-export async function toMatchScreen(this: State, received: unknown, options: ScreenGoldenMatcherOptions = {}): Promise<MatchResult> {
-  assertTerminal(received, 'toMatchScreen');
-  if (this.isNot) throw new Error('toMatchScreen cannot be negated: compare with a golden, or use .not.toContainText');
-  const term = received;
-  await term.waitForStable(options.stableMs ?? 100, { timeoutMs: options.timeoutMs ?? DEFAULT_ASSERTION_TIMEOUT_MS });
-  const snap = await term.snapshot({ includeCells: options.styles === true });
-  const actual = formatScreenGolden(snap, { styles: options.styles, mask: options.mask });
-  const { path, displayPath } = nextGoldenPath(this, 'txt', options.name);
-  const result = checkGolden({
-    path,
-    displayPath,
-    actual,
-    mode: updateModeFor(this),
-    compare: (expected) => {
-      const text = expected.toString('utf8');
-      return { pass: text === actual, message: `screen differs from golden ${displayPath}\n\n${this.utils.diff(escapeControl(text), escapeControl(actual)) ?? ''}` };
-    },
-  });
-  return { pass: result.pass, message: () => result.message };
 }

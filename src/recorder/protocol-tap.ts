@@ -25,6 +25,14 @@ export interface RecordProtocolOptions {
   stderr?: Writable | 'inherit';
   env?: NodeJS.ProcessEnv;
   cwd?: string;
+  /**
+   * How long the server may take to exit after its stdin closed or a signal
+   * was passed on, before its process group is stopped (SIGTERM, then SIGKILL
+   * after as long again). Default 2000.
+   */
+  graceMs?: number;
+  /** A scratch directory given to the server: stored in the tape as {{tapedeck.tmpdir}}. */
+  tmpdir?: string;
 }
 
 export interface RecordProtocolResult {
@@ -34,6 +42,15 @@ export interface RecordProtocolResult {
   pairsWritten: number;
   pairsNotWritten: number;
   writeError?: string;
+}
+
+function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // Already gone.
+  }
 }
 
 /**
@@ -60,10 +77,13 @@ export async function recordProtocol(options: RecordProtocolOptions): Promise<Re
   const redactNames = options.redactEnv ?? [];
   const env = options.env ?? process.env;
 
+  const graceMs = options.graceMs ?? 2000;
+  // Its own process group, so stopping it stops whatever it started too.
   const child = spawn(options.command, [...(options.args ?? [])], {
     stdio: ['pipe', 'pipe', stderrTarget === 'inherit' ? 'inherit' : 'pipe'],
     env,
     cwd: options.cwd,
+    detached: true,
   });
   await new Promise<void>((resolve, reject) => {
     child.once('spawn', resolve);
@@ -76,13 +96,19 @@ export async function recordProtocol(options: RecordProtocolOptions): Promise<Re
   const tape = new TapeAppender(options.out, report);
   const serverLines = new LineSplitter();
   const clientLines = new LineSplitter();
+  const dir = options.tmpdir;
+  const hideText = (text: string) => (dir ? text.split(JSON.stringify(dir).slice(1, -1)).join('{{tapedeck.tmpdir}}') : text);
+  const hide = (response: Buffer): Buffer | string => {
+    const redacted = redactNames.length === 0 ? response : redactBytes(response, redactNames, env);
+    if (!dir) return redacted;
+    return typeof redacted === 'string' ? hideText(redacted) : isUtf8(redacted) ? hideText(redacted.toString('utf8')) : redacted;
+  };
+  // Each pair goes to disk as soon as it is complete: a killed tap loses at most the exchange in flight.
   const framer = new ResponseFramer(options.boundary ?? { kind: 'auto' }, {
-    holdLast: true,
     takePartial: () => serverLines.flush(),
     onComplete: (ex: Exchange) => {
-      const response = responseBytes(ex);
-      if (redactNames.length === 0) tape.append(ex.request, response);
-      else tape.append(redact(ex.request, redactNames, env), redactBytes(response, redactNames, env));
+      const request = hideText(redactNames.length === 0 ? ex.request : redact(ex.request, redactNames, env));
+      tape.append(request, hide(responseBytes(ex)));
     },
   });
 
@@ -98,10 +124,29 @@ export async function recordProtocol(options: RecordProtocolOptions): Promise<Re
     childIn.write(chunk);
     for (const line of clientLines.push(chunk)) framer.addRequest(line.toString('utf8'));
   };
+  // End of input: the server gets graceMs to exit by itself, then its group SIGTERM, then SIGKILL.
+  // A signal to the tap goes to the group at once, then SIGKILL soon after (whoever signalled
+  // the tap may SIGKILL it next, and the server must not outlive it).
+  let stopTimer: NodeJS.Timeout | undefined;
+  const exited = () => child.exitCode !== null || child.signalCode !== null;
+  const stopGroup = (signal: NodeJS.Signals | undefined) => {
+    if (exited()) return;
+    if (signal) {
+      killGroup(child.pid, signal);
+      if (stopTimer) clearTimeout(stopTimer);
+      stopTimer = setTimeout(() => killGroup(child.pid, 'SIGKILL'), Math.min(graceMs, 1000));
+      return;
+    }
+    stopTimer ??= setTimeout(() => {
+      killGroup(child.pid, 'SIGTERM');
+      stopTimer = setTimeout(() => killGroup(child.pid, 'SIGKILL'), graceMs);
+    }, graceMs);
+  };
   const onClientEnd = () => {
     const tail = clientLines.flush();
     if (tail) framer.addRequest(tail.toString('utf8'));
     childIn.end();
+    stopGroup(undefined);
   };
   input.on('data', onClientData);
   input.once('end', onClientEnd);
@@ -112,7 +157,7 @@ export async function recordProtocol(options: RecordProtocolOptions): Promise<Re
     for (const line of serverLines.push(chunk)) framer.serverLine(line);
   });
 
-  const forward = (sig: NodeJS.Signals) => () => child.kill(sig);
+  const forward = (sig: NodeJS.Signals) => () => stopGroup(sig);
   const forwarders = (['SIGINT', 'SIGTERM', 'SIGHUP'] as const).map((sig) => {
     const fn = forward(sig);
     process.on(sig, fn);
@@ -120,13 +165,29 @@ export async function recordProtocol(options: RecordProtocolOptions): Promise<Re
   });
 
   const { code, signal } = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    // 'close' waits for stdout to end, so the last bytes are framed before we finish.
+    // 'close' waits for stdout to end, so the last bytes are framed before we finish. A
+    // background child holding stdout open would keep it for ever: after the exit, give
+    // the pipe the grace period, then end the group.
     child.once('close', (c, s) => resolve({ code: c, signal: s }));
+    child.once('exit', () => {
+      const timer = setTimeout(() => {
+        killGroup(child.pid, 'SIGKILL');
+        childOut.destroy();
+      }, graceMs);
+      child.once('close', () => clearTimeout(timer));
+    });
   });
+  if (stopTimer) clearTimeout(stopTimer);
+  killGroup(child.pid, 'SIGKILL'); // whatever it left running in its group
 
   const tail = serverLines.flush();
   if (tail) framer.serverPartial(tail);
-  framer.finish();
+  // Output after the last complete pair (a late notification) belongs to that pair.
+  const late = framer.finish();
+  if (late.length > 0) {
+    const hidden = hide(late);
+    tape.amendLast(Buffer.isBuffer(hidden) ? hidden : Buffer.from(hidden, 'utf8'));
+  }
   tape.close();
   input.off('data', onClientData);
   input.off('end', onClientEnd);

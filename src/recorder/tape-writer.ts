@@ -9,11 +9,13 @@ import { formatPair } from '../tape/protocol-tape.js';
 export class TapeAppender {
   private fd: number | undefined;
   private reported = false;
-  /** File size after the last complete pair: where a short write is cut back to. */
-  private goodSize = 0;
   written = 0;
   failed = 0;
   firstError?: string;
+  /** Where the last pair's line starts, to amend it with late server output. */
+  private last?: { offset: number; request: string; response: Buffer | string };
+  /** The tape's size as this appender left it (counted, not asked for per pair). */
+  private size = 0;
 
   constructor(
     readonly path: string,
@@ -21,7 +23,7 @@ export class TapeAppender {
   ) {
     try {
       this.fd = openSync(path, 'a');
-      this.goodSize = fstatSync(this.fd).size;
+      this.size = fstatSync(this.fd).size;
     } catch (err) {
       this.fail(err);
     }
@@ -34,12 +36,13 @@ export class TapeAppender {
       return;
     }
     try {
+      this.last = { offset: this.size, request, response };
       // Synchronous: each pair is on disk before the next is taken, so a crash
       // of either process loses at most the exchange in flight.
       const buf = Buffer.from(line, 'utf8');
       let off = 0;
       while (off < buf.length) off += writeSync(this.fd, buf, off, buf.length - off);
-      this.goodSize += buf.length;
+      this.size += buf.length;
       this.written++;
     } catch (err) {
       // A full disk or a file size limit cut the line short: take the part back so
@@ -48,11 +51,32 @@ export class TapeAppender {
       this.failed++;
       this.fail(err);
       try {
-        ftruncateSync(this.fd, this.goodSize);
+        ftruncateSync(this.fd, this.size); // the size after the last complete pair
       } catch {
         /* the reader still skips a cut last line, with a warning */
       }
       this.close();
+    }
+  }
+
+  /**
+   * Adds bytes the server wrote after the last pair was written (a late
+   * notification before it exited) to that pair, by rewriting the tape's last
+   * line: pairs go to disk as soon as they are complete, and late output still
+   * lands where the recorder documents it.
+   */
+  amendLast(extra: Buffer): boolean {
+    if (this.fd === undefined || !this.last || extra.length === 0) return false;
+    const { offset, request, response } = this.last;
+    try {
+      ftruncateSync(this.fd, offset);
+      this.size = offset;
+      this.written--;
+      this.append(request, Buffer.concat([typeof response === 'string' ? Buffer.from(response, 'utf8') : response, extra]));
+      return true;
+    } catch (err) {
+      this.fail(err);
+      return false;
     }
   }
 

@@ -1,4 +1,5 @@
 import type { Terminal } from '../session/terminal.js';
+import type { KeyName } from '../session/key-names.js';
 import { recordTerminal, type RecordResult, type RecordTerminalOptions } from './terminal.js';
 
 /**
@@ -44,7 +45,7 @@ async function runScript(terminal: Terminal, steps: readonly ScriptStep[], settl
     }
     await terminal.waitForStable(settleMs);
     if ('type' in step) terminal.type(step.type);
-    else if ('press' in step) terminal.press(...(Array.isArray(step.press) ? step.press : [step.press]));
+    else if ('press' in step) terminal.press(...((Array.isArray(step.press) ? step.press : [step.press]) as KeyName[])); // validated when encoded
     else if ('write' in step) terminal.write(step.write);
     else if ('marker' in step) terminal.marker(step.marker);
     else if ('resize' in step) terminal.resize(step.resize.rows, step.resize.cols);

@@ -1,4 +1,5 @@
-import { dirname, join, basename, relative } from 'node:path';
+import { dirname, relative } from 'node:path';
+import { goldenPaths } from '../core/golden-paths.js';
 import { mkdirSync } from 'node:fs';
 import pixelmatch from 'pixelmatch';
 import { writeFileAtomic } from '../core/atomic-write.js';
@@ -146,10 +147,10 @@ function diffOf(a: RgbaImage, b: RgbaImage, threshold: number): Buffer {
   return encodePng({ width: a.width, height: a.height, data: out });
 }
 
-/** `<golden>.actual.png` and `<golden>.diff.png` beside the golden (no diff when the sizes differ). */
+/** `<golden>.actual.png` and `<golden>.diff.png` beside the golden (named by the golden store). */
 export function mismatchArtifactPaths(goldenPath: string): { actual: string; diff: string } {
-  const stem = join(dirname(goldenPath), basename(goldenPath).replace(/\.png$/i, ''));
-  return { actual: `${stem}.actual.png`, diff: `${stem}.diff.png` };
+  const p = goldenPaths(goldenPath);
+  return { actual: p.actualImage, diff: p.diffImage };
 }
 
 export function writeMismatchArtifacts(goldenPath: string, expected: Buffer, actual: Buffer, comparison: PixelComparison, threshold?: number): string[] {

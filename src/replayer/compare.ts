@@ -86,6 +86,13 @@ export interface ComparedPair {
   rule: ResolvedRule;
   /** For JSON-RPC requests, the id whose response is the solicited message. */
   awaitingId?: string;
+  /** The rules for this pair (scoped normalisers), when not the run's. */
+  normaliser?: Normaliser;
+  /**
+   * What the server wrote after this pair, the last of its session, until it
+   * exited: it belongs to this pair, as the recorder keeps it.
+   */
+  trailing?: string;
 }
 
 export interface PairDifference {
@@ -103,36 +110,33 @@ interface Unsolicited {
   method: string;
 }
 
-export function comparePairs(pairs: readonly ComparedPair[], normaliser: Normaliser, liveTrailing = ''): PairDifference[] {
+export function comparePairs(pairs: readonly ComparedPair[], normaliser: Normaliser): PairDifference[] {
   const out: PairDifference[] = [];
   const recordedPool: Unsolicited[] = [];
   const livePool: Unsolicited[] = [];
+  const anyRpc = pairs.some((p) => p.rule.kind === 'jsonrpc');
 
   for (const p of pairs) {
+    const n = p.normaliser ?? normaliser;
+    // Server messages after a session's last response are matched like any other server message.
+    if (p.trailing && anyRpc) for (const raw of splitMessages(p.trailing)) livePool.push(unsolicited(p.index, raw, n));
     // Byte-identical (the common case): nothing to report, and its server messages match each other.
     if (p.expected === p.actual) continue;
     if (p.rule.kind !== 'jsonrpc') {
-      const e = normaliser.apply(p.expected);
-      const a = normaliser.apply(p.actual);
+      const e = n.apply(p.expected);
+      const a = n.apply(p.actual);
       if (e !== a) out.push({ index: p.index, code: 'TD1001', title: 'response drifted', details: explainDifference(e, a, p.expected, p.actual) });
       continue;
     }
     const rec = splitRpc(p.expected, p.awaitingId);
     const live = splitRpc(p.actual, p.awaitingId);
-    for (const raw of rec.unsolicited) recordedPool.push(unsolicited(p.index, raw, normaliser));
-    for (const raw of live.unsolicited) livePool.push(unsolicited(p.index, raw, normaliser));
-    const e = normaliser.apply(rec.solicited ?? '');
-    const a = normaliser.apply(live.solicited ?? '');
+    for (const raw of rec.unsolicited) recordedPool.push(unsolicited(p.index, raw, n));
+    for (const raw of live.unsolicited) livePool.push(unsolicited(p.index, raw, n));
+    const e = n.apply(rec.solicited ?? '');
+    const a = n.apply(live.solicited ?? '');
     if (e !== a) out.push({ index: p.index, code: 'TD1001', title: 'response drifted', details: explainDifference(e, a, rec.solicited ?? '', live.solicited ?? '') });
   }
-
-  // What the server wrote after the last response (until it exited on end of input) belongs to
-  // the last pair, as the recorder keeps it; it is matched like any other server message.
-  const lastPair = pairs.length > 0 ? pairs[pairs.length - 1].index : 0;
-  const trailing = recordedPool.length + livePool.length > 0 || pairs.some((p) => p.rule.kind === 'jsonrpc')
-    ? splitMessages(liveTrailing).map((raw) => unsolicited(lastPair, raw, normaliser))
-    : [];
-  const live = [...livePool, ...trailing];
+  const live = livePool;
   const { leftRecorded, matchedLive } = matchPool(recordedPool, live);
   const leftLive = live.filter((m) => !matchedLive.has(m));
 

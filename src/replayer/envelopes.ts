@@ -25,7 +25,7 @@ export function driftToEnvelope(drift: Drift): DiagnosticEnvelope {
     detail,
     fix: drift.acceptLine
       ? {
-          kind: 'update_golden',
+          kind: 'other', // seed 001's FixKind table has no golden update: its fall-back
           alternatives: [
             {
               label: 'accept the live response',

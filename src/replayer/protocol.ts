@@ -1,21 +1,33 @@
-import { rmSync } from 'node:fs';
-import { isUtf8 } from 'node:buffer';
-import { type Boundary, type Exchange, ResponseFramer, responseBytes } from '../core/boundary.js';
+import { responseBytes } from '../core/boundary.js';
 import { Normaliser } from '../core/normalise.js';
 import { describeExit } from '../core/process.js';
-import { redact, placeholdersIn, restore } from '../core/redact.js';
-import { readProtocolTape, type ProtocolTape, type TapePair } from '../tape/protocol-tape.js';
-import { comparePairs, type ComparedPair, explainDifference } from './compare.js';
 import type { Drift } from '../core/drift.js';
-import { ServerProcess, type ServerExit } from './server-process.js';
-import { replaceResponse, rewriteTape } from './update.js';
+import type { ProtocolTape } from '../tape/protocol-tape.js';
+import type { Boundary } from '../core/boundary.js';
+import { comparePairs, type ComparedPair, explainDifference } from './compare.js';
+import { driveSession, driveSingleShot, type DriveSettings, type SessionRun, type Stop } from './protocol-drive.js';
+import { prepareProtocolTape, tmpdirToPlaceholder, withTmpdir, type PreparedTape } from './protocol-prepare.js';
+import { acceptLive, redactFor } from './protocol-accept.js';
+import { openScratch } from './scratch.js';
+import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, requireServerCommand } from './settings.js';
+import type { ServerExit } from './server-process.js';
+import { TapeAnswers } from './tape-answers.js';
+import { replaceResponse } from './update.js';
 
+/**
+ * A protocol replay in four steps, each passing over the tape once: prepare
+ * (read, validate, restore secrets: protocol-prepare.ts), drive each session
+ * against a fresh server (protocol-drive.ts), compare once (compare.ts), and
+ * accept (protocol-accept.ts).
+ */
 export interface ProtocolReplayOptions {
-  /** The server command and its arguments, started fresh for each tape. */
+  /** The server command and its arguments, started fresh for each tape (and each session of it). */
   command: readonly string[];
   boundary?: Boundary;
   /** How long one response may take before it is drift (default 10000). */
   timeoutMs?: number;
+  /** The most bytes one response may have (default 64 MiB); beyond it, drift TD1006. */
+  maxResponseBytes?: number;
   normaliser?: Normaliser;
   /** Rewrite drifted pairs with the live responses, atomically. */
   update?: boolean;
@@ -28,6 +40,14 @@ export interface ProtocolReplayOptions {
   redactEnv?: readonly string[];
   env?: NodeJS.ProcessEnv;
   cwd?: string;
+  /** An empty tape replays as clean instead of being bad input. */
+  allowEmpty?: boolean;
+  /** Seed 000 single-shot servers: per pair a fresh server, the request, stdin closed, read to exit. */
+  singleShot?: boolean;
+  /** A shell command run in the tape's fresh scratch directory before its server starts. */
+  setup?: string;
+  /** Give every tape a scratch directory even when nothing mentions {{tapedeck.tmpdir}}. */
+  scratch?: boolean;
 }
 
 export type PairStatus = 'ok' | 'drifted' | 'not-run';
@@ -53,231 +73,137 @@ export interface TapeReplayResult {
   durationMs: number;
 }
 
-interface PreparedPair {
-  pair: TapePair;
-  send: string;
-  expected: string;
-}
-
-/** Replays one protocol tape against a fresh server and compares every response. */
-export async function replayProtocolTape(tapeOrPath: ProtocolTape | string, options: ProtocolReplayOptions): Promise<TapeReplayResult> {
+/** Replays one protocol tape (a path, a read tape, or one prepared by prepareProtocolTape). */
+export async function replayProtocolTape(source: ProtocolTape | PreparedTape | string, options: ProtocolReplayOptions): Promise<TapeReplayResult> {
   const started = performance.now();
-  const tape = typeof tapeOrPath === 'string' ? await readProtocolTape(tapeOrPath) : tapeOrPath;
+  const baseCommand = requireServerCommand(options.command);
   const env = options.env ?? process.env;
-  const timeoutMs = options.timeoutMs ?? 10_000;
   const normaliser = options.normaliser ?? new Normaliser();
-  // Restore secrets first: a missing variable is bad input (exit 2), found before anything runs.
-  const prepared: PreparedPair[] = tape.pairs.map((pair) => {
-    const where = { file: tape.path, line: pair.line };
-    return { pair, send: restore(pair.request, env, where), expected: restore(pair.responseBytes ? pair.responseBytes.toString('latin1') : pair.response, env, where) };
-  });
+  const prepared = typeof source !== 'string' && 'sessions' in source ? source : await prepareProtocolTape(source, { ...options, env, normaliser });
+  const tape = prepared.tape;
+  const scratch = openScratch(tape.path, baseCommand, env, { tapeUsesIt: prepared.usesTmpdir, setup: options.setup, always: options.scratch });
+  try {
+    const withDir = (text: string) => withTmpdir(text, scratch.dir);
+    const settings: DriveSettings = {
+      command: scratch.command,
+      boundary: options.boundary ?? { kind: 'auto' },
+      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+      env: scratch.env,
+      cwd: options.cwd,
+      withDir,
+    };
+    const answers = new TapeAnswers(prepared, withDir);
+    const runs: SessionRun[] = [];
+    for (const session of prepared.sessions) {
+      if (session.length === 0) continue;
+      const run = options.singleShot ? await driveSingleShot(prepared, session[0], settings) : await driveSession(prepared, session, answers, settings);
+      runs.push(run);
+      if (run.stop) break; // a stuck or dead server: the rest of the tape is not replayed
+    }
 
-  const exchanges: Exchange[] = [];
-  let onExchange: (ex: Exchange) => void = () => {};
-  let server: ServerProcess | undefined;
-  const framer = new ResponseFramer(options.boundary ?? { kind: 'auto' }, {
-    takePartial: () => server?.takePartial(),
-    onComplete: (ex) => {
-      exchanges[ex.index] = ex;
-      onExchange(ex);
-    },
-  });
-  let trailing: Buffer = Buffer.alloc(0);
-  server = await ServerProcess.start(options.command, { env, cwd: options.cwd }, {
-    onLine: (line) => framer.serverLine(line),
-    onActivity: () => framer.serverActivity(),
-    onPartial: (tail) => framer.serverPartial(tail),
-  });
-  void server.closed.then(() => {
-    trailing = framer.finish();
-  });
+    // Drifts end up in logs, reports and CI artifacts: secrets in them are shown as placeholders.
+    const hide = (text: string) => redactFor(tape, tmpdirToPlaceholder(text, scratch.dir), options.redactEnv ?? [], env);
+    const drifts = compareOnce(prepared, runs, settings, normaliser, hide, options.singleShot ?? false);
+    const exchanges = new Map(runs.flatMap((r) => [...r.exchanges]));
+    const live = (i: number) => {
+      const ex = exchanges.get(i);
+      return ex ? responseBytes(ex) : undefined;
+    };
+    const accepted = acceptLive(tape, drifts, live, hide, options);
+    const stoppedAt = runs.find((r) => r.stop)?.stop?.pair ?? prepared.pairs.length;
+    const driftedPairs = new Set(drifts.map((d) => d.pair - 1));
+    const pairs: PairOutcome[] = prepared.pairs.map((p, i) => {
+      const actual = live(i)?.toString('utf8');
+      const notRun = i >= stoppedAt || (actual === undefined && !answers.sent.has(i));
+      return { pair: i + 1, line: p.pair.line, request: p.pair.request, status: driftedPairs.has(i) ? 'drifted' : notRun ? 'not-run' : 'ok', expected: withDir(p.expected), actual };
+    });
+    return { tape: tape.path, pairs, drifts, ...accepted, serverExit: runs[runs.length - 1]?.exit, durationMs: performance.now() - started };
+  } finally {
+    scratch.cleanup();
+  }
+}
 
+function compareOnce(prepared: PreparedTape, runs: SessionRun[], s: DriveSettings, normaliser: Normaliser, hide: (t: string) => string, singleShot: boolean): Drift[] {
+  const tape = prepared.tape;
+  const driftAt = (index: number, code: Drift['code'], title: string, details: string[], actual?: string): Drift => {
+    const p = prepared.pairs[index];
+    const expected = s.withDir(p.expected);
+    return {
+      code,
+      tape: tape.path,
+      line: p.pair.line,
+      byteStart: p.pair.byteStart,
+      byteEnd: p.pair.byteEnd,
+      pair: index + 1,
+      request: p.pair.request,
+      recordedLine: p.pair.raw,
+      title,
+      details: details.map(hide),
+      expected: hide(expected),
+      actual: actual === undefined ? undefined : hide(actual),
+      acceptLine: actual === undefined || code === 'TD1002' || code === 'TD1003' || code === 'TD1006' ? undefined : replaceResponse(p.pair.raw, p.pair.request, hide(actual)),
+    };
+  };
   const drifts: Drift[] = [];
-  // Drifts end up in logs, reports and CI artifacts: secrets in them are shown as placeholders.
-  const hide = (text: string) => redactFor(tape, text, options.redactEnv ?? [], env);
-  const driftAt = (p: PreparedPair, index: number, code: Drift['code'], title: string, details: string[], actual?: string): Drift => ({
-    code,
-    tape: tape.path,
-    line: p.pair.line,
-    byteStart: p.pair.byteStart,
-    byteEnd: p.pair.byteEnd,
-    pair: index + 1,
-    request: p.pair.request,
-    recordedLine: p.pair.raw,
-    title,
-    details: details.map(hide),
-    expected: hide(p.expected),
-    actual: actual === undefined ? undefined : hide(actual),
-    acceptLine: actual === undefined || code === 'TD1002' || code === 'TD1003' ? undefined : replaceResponse(p.pair.raw, p.pair.request, hide(actual)),
-  });
-
-  // Send each request once the previous response has ended, as a client would.
-  const stop = await driveRequests(prepared, framer, server, timeoutMs, (fn) => (onExchange = fn));
-  let stoppedAt = prepared.length;
-  if (stop) {
-    stoppedAt = stop.index;
-    const p = prepared[stop.index];
-    const actual = responseBytes(stop.exchange).toString('utf8');
-    const rest = prepared.length - stop.index - 1;
-    const received = `${stop.reason === 'timeout' ? 'received so far' : 'received before it exited'}: ${actual === '' ? '(nothing)' : JSON.stringify(hide(actual).slice(0, 500))}`; // redacted before cut: no secret fragment
-    if (stop.reason === 'timeout') {
-      drifts.push(
-        driftAt(p, stop.index, 'TD1002', `no complete response within ${timeoutMs} ms`, [
-          received,
-          ...(rest > 0 ? [`the server was stopped; ${rest} later pair(s) not replayed`] : []),
-        ], actual),
-      );
-    } else {
-      const exit = await server.closed;
-      const tail = server.stderrTail().trimEnd();
-      drifts.push(
-        driftAt(p, stop.index, 'TD1003', `server exited (${describeExit(exit.code, exit.signal)}) before completing this response`, [
-          received,
-          ...(rest > 0 ? [`${rest} later pair(s) not replayed`] : []),
-          ...(tail ? ['stderr tail:', ...tail.split('\n').slice(-15).map((l) => `  ${l}`)] : ['stderr: (empty)']),
-        ], actual),
-      );
-    }
-  }
-
-  // Compare what was replayed. Wait a little for late server messages the tape expects.
   const compared: ComparedPair[] = [];
-  for (let i = 0; i < stoppedAt; i++) {
-    const ex = exchanges[i];
-    if (!ex) continue;
-    compared.push({ index: i, expected: prepared[i].expected, actual: responseBytes(ex).toString(prepared[i].pair.responseBytes ? 'latin1' : 'utf8'), rule: ex.rule, awaitingId: ex.awaitingId });
-  }
-  const anyRpc = compared.some((c) => c.rule.kind === 'jsonrpc');
-  let serverExit: ServerExit;
-  if (stoppedAt < prepared.length && server.exit === undefined) serverExit = await server.stop(0);
-  else if (anyRpc && comparePairs(compared, normaliser, '').some((d) => d.code === 'TD1004' || d.title.startsWith('server message drifted'))) {
-    serverExit = await server.stop(Math.min(timeoutMs, 5000)); // give a slow notification its chance
-  } else serverExit = await server.stop(500);
-  framer.dispose();
-
-  for (const d of comparePairs(compared, normaliser, trailing.toString('utf8'))) {
-    const c = compared.find((x) => x.index === d.index)!;
-    drifts.push(driftAt(prepared[d.index], d.index, d.code, d.title, d.details, c.actual));
-  }
-  drifts.sort((a, b) => a.pair - b.pair);
-
-  const driftedPairs = new Set(drifts.map((d) => d.pair - 1));
-  const pairs: PairOutcome[] = prepared.map((p, i) => ({
-    pair: i + 1,
-    line: p.pair.line,
-    request: p.pair.request,
-    status: i >= stoppedAt && !driftedPairs.has(i) ? 'not-run' : driftedPairs.has(i) ? 'drifted' : 'ok',
-    expected: p.expected,
-    actual: exchanges[i] ? responseBytes(exchanges[i]).toString('utf8') : undefined,
-  }));
-
-  let updatedPairs = 0;
-  let pendingPath: string | undefined;
-  if ((options.update || options.writePending) && drifts.length > 0) {
-    // Only complete live responses are accepted; a timeout or a crash is not an answer.
-    const replacements = new Map<number, string | Buffer>();
-    for (const d of drifts) {
-      if (d.code === 'TD1002' || d.code === 'TD1003') continue;
-      const i = d.pair - 1;
-      const live = exchanges[i] ? responseBytes(exchanges[i]) : Buffer.alloc(0);
-      // Bytes that are not UTF-8 are kept exactly (response_base64), redacted through a latin1 view.
-      replacements.set(
-        i,
-        isUtf8(live)
-          ? redactFor(tape, live.toString('utf8'), options.redactEnv ?? [], env)
-          : Buffer.from(redactFor(tape, live.toString('latin1'), options.redactEnv ?? [], env), 'latin1'),
-      );
+  for (const run of runs) {
+    const indexes = [...run.exchanges.keys()].sort((a, b) => a - b);
+    for (const i of indexes) {
+      if (run.stop && i >= run.stop.pair) continue;
+      const ex = run.exchanges.get(i)!;
+      const p = prepared.pairs[i];
+      const actual = responseBytes(ex).toString(p.pair.responseBytes ? 'latin1' : 'utf8');
+      compared.push({ index: i, expected: s.withDir(p.expected), actual, rule: ex.rule, awaitingId: ex.awaitingId, normaliser: p.normaliser });
+      if (singleShot) drifts.push(...exitCodeDrift(p.expected, run.exit, (title, details) => driftAt(i, 'TD1001', title, details, actual)));
     }
-    if (replacements.size > 0 && options.update) {
-      rewriteTape(tape, replacements);
-      updatedPairs = replacements.size;
-    } else if (replacements.size > 0) {
-      pendingPath = `${tape.path}.new`;
-      rewriteTape(tape, replacements, pendingPath);
-    }
-  } else if (options.writePending && drifts.length === 0) {
-    rmSync(`${tape.path}.new`, { force: true }); // a clean replay makes an old candidate stale
+    const last = compared[compared.length - 1];
+    if (last && !run.stop && run.trailing) last.trailing = run.trailing;
+    if (run.stop) drifts.push(stopDrift(run.stop, run, prepared, s, driftAt, hide));
   }
-
-  return { tape: tape.path, pairs, drifts, updatedPairs, pendingPath, serverExit, durationMs: performance.now() - started };
+  for (const d of comparePairs(compared, normaliser)) {
+    drifts.push(driftAt(d.index, d.code, d.title, d.details, compared.find((c) => c.index === d.index)!.actual));
+  }
+  return drifts.sort((a, b) => a.pair - b.pair);
 }
 
-/** Redacts a live response with the tape's own placeholders plus any requested names. */
-export function redactFor(tape: ProtocolTape, live: string, extra: readonly string[], env: NodeJS.ProcessEnv): string {
-  const names = new Set(extra);
-  for (const p of tape.pairs) for (const n of placeholdersIn(p.request + p.response)) names.add(n);
-  return names.size === 0 ? live : redact(live, [...names], env);
+function stopDrift(stop: Stop, run: SessionRun, prepared: PreparedTape, s: DriveSettings, driftAt: (i: number, code: Drift['code'], title: string, details: string[], actual?: string) => Drift, hide: (t: string) => string): Drift {
+  const actual = stop.received.toString('utf8');
+  const rest = prepared.pairs.length - stop.pair - 1;
+  const visible = hide(actual); // redacted before it is cut: a secret across the cut would leave a fragment
+  const shown = actual === '' ? '(nothing)' : `${stop.total ?? stop.received.length} bytes: ${JSON.stringify(visible.length > 500 ? `${visible.slice(0, 250)}…${visible.slice(-250)}` : visible)}`;
+  if (stop.reason === 'limit') {
+    return driftAt(stop.pair, 'TD1006', `response larger than the ${s.maxResponseBytes}-byte limit (--max-response-bytes)`, [
+      `received ${shown}`,
+      `the server was stopped${rest > 0 ? `; ${rest} later pair(s) not replayed` : ''}`,
+    ], actual);
+  }
+  if (stop.reason === 'timeout') {
+    return driftAt(stop.pair, 'TD1002', `no complete response within ${s.timeoutMs} ms`, [
+      `received so far: ${shown}`,
+      ...(rest > 0 ? [`the server was stopped; ${rest} later pair(s) not replayed`] : []),
+    ], actual);
+  }
+  const tail = run.stderrTail.trimEnd();
+  return driftAt(stop.pair, 'TD1003', `server exited (${describeExit(run.exit.code, run.exit.signal)}) before completing this response`, [
+    `received before it exited: ${shown}`,
+    ...(rest > 0 ? [`${rest} later pair(s) not replayed`] : []),
+    ...(tail ? ['stderr tail:', ...tail.split('\n').slice(-15).map((l) => `  ${l}`)] : ['stderr: (empty)']),
+  ], actual);
 }
 
-interface Stop {
-  index: number;
-  exchange: Exchange;
-  reason: 'timeout' | 'exited';
+/** Single-shot: the process exit code must be the one the recorded done line announced. */
+function exitCodeDrift(expected: string, exit: ServerExit, drift: (title: string, details: string[]) => Drift): Drift[] {
+  const done = expected.split('\n').reverse().find((l) => l.includes('"done"'));
+  if (!done) return [];
+  let code: unknown;
+  try {
+    code = (JSON.parse(done) as { exit_code?: unknown }).exit_code;
+  } catch {
+    return [];
+  }
+  if (typeof code !== 'number' || exit.code === code) return [];
+  return [drift(`exit code ${exit.code ?? describeExit(exit.code, exit.signal)}, recorded ${code}`, [`the recorded done line says exit_code ${code}; the single-shot server exited ${describeExit(exit.code, exit.signal)}`])];
 }
 
-/**
- * Sends the requests one at a time, each as soon as the previous response has
- * ended. Callback-driven (the next request is written from the completion of
- * the previous one, no promise per pair) so replay costs little more than a
- * hand-written client. Resolves with where it had to stop, if it did.
- */
-function driveRequests(
-  prepared: readonly PreparedPair[],
-  framer: ResponseFramer,
-  server: ServerProcess,
-  timeoutMs: number,
-  listen: (fn: (ex: Exchange) => void) => void,
-): Promise<Stop | undefined> {
-  return new Promise((resolve) => {
-    let i = -1;
-    let current: Exchange | undefined;
-    let deadline = 0;
-    let timer: NodeJS.Timeout | undefined;
-    let finished = false;
-    const finish = (stop: Stop | undefined) => {
-      if (finished) return;
-      finished = true;
-      if (timer) clearTimeout(timer);
-      listen(() => {});
-      resolve(stop);
-    };
-    // One timer for the whole tape, re-armed only when it fires early.
-    const onTimer = () => {
-      timer = undefined;
-      if (finished || !current) return;
-      const left = deadline - performance.now();
-      if (left > 0) timer = setTimeout(onTimer, left);
-      else finish({ index: i, exchange: current, reason: 'timeout' });
-    };
-    const settled = (ex: Exchange) => {
-      const lastAndIdle = ex.rule.kind === 'idle' && i === prepared.length - 1;
-      if (ex.endedBy === 'eof' && !lastAndIdle) finish({ index: i, exchange: ex, reason: 'exited' });
-      else sendNext();
-    };
-    const sendNext = () => {
-      current = undefined;
-      while (++i < prepared.length) {
-        const p = prepared[i];
-        const ex = framer.addRequest(p.send, { expectsOutput: p.expected !== '' });
-        if (!ex) continue;
-        server.write(`${p.send}\n`);
-        if (ex.complete) continue; // a notification: nothing to wait for
-        current = ex;
-        deadline = performance.now() + timeoutMs;
-        timer ??= setTimeout(onTimer, timeoutMs);
-        return;
-      }
-      finish(undefined);
-    };
-    listen((ex) => {
-      if (ex === current) settled(ex);
-    });
-    void server.closed.then(() => {
-      // finish() in the framer has completed whatever was waiting; if it was not, stop here.
-      if (!finished && current && !current.complete) finish({ index: i, exchange: current, reason: 'exited' });
-    });
-    sendNext();
-  });
-}
-
-export { explainDifference };
+export { explainDifference, redactFor };

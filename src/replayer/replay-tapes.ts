@@ -1,9 +1,9 @@
 import { availableParallelism } from 'node:os';
 import { usageError } from '../core/errors.js';
 import type { Drift } from '../core/drift.js';
-import { readProtocolTape, type ProtocolTape } from '../tape/protocol-tape.js';
-import { placeholderFor, placeholdersIn, restore } from '../core/redact.js';
 import { replayProtocolTape, type ProtocolReplayOptions, type TapeReplayResult } from './protocol.js';
+import { prepareProtocolTape, type PreparedTape } from './protocol-prepare.js';
+import { requireServerCommand } from './settings.js';
 import { isTerminalTape } from '../tape/kind.js';
 import { expandTapes, selectShard, type Shard } from './run.js';
 // Terminal replay (node-pty, xterm, maybe Chromium) loads only when a .cast is in the run.
@@ -43,15 +43,9 @@ export interface ReplayTapesResult {
   durationMs: number;
 }
 
-function requireRedactedValues(tape: ProtocolTape, env: NodeJS.ProcessEnv): void {
-  for (const pair of tape.pairs) {
-    for (const name of placeholdersIn(pair.request + pair.response)) restore(placeholderFor(name), env, { file: tape.path, line: pair.line });
-  }
-}
-
 export { isTerminalTape };
 
-type Prepared = { kind: 'protocol'; tape: ProtocolTape } | { kind: 'terminal'; plan: TerminalPlan };
+type Prepared = { kind: 'protocol'; tape: PreparedTape } | { kind: 'terminal'; plan: TerminalPlan };
 
 export async function replayTapes(patterns: readonly string[], options: ReplayTapesOptions): Promise<ReplayTapesResult> {
   const started = performance.now();
@@ -60,7 +54,7 @@ export async function replayTapes(patterns: readonly string[], options: ReplayTa
   const hasProtocol = all.some((p) => !isTerminalTape(p));
   const paths = selectShard(all, options.shard);
   const command = options.command && options.command.length > 0 ? options.command : undefined;
-  if (paths.some((p) => !isTerminalTape(p)) && !command) throw usageError('replay: protocol tapes need the server command after --, e.g. tapedeck replay tape.ndjson -- node server.js');
+  if (paths.some((p) => !isTerminalTape(p))) requireServerCommand(command);
   const terminalCommand = hasProtocol ? undefined : command;
   const prepared: Prepared[] = [];
   for (const path of paths) {
@@ -69,10 +63,8 @@ export async function replayTapes(patterns: readonly string[], options: ReplayTa
       prepared.push({ kind: 'terminal', plan: await planTerminalReplay(path, { ...options.terminal, command: terminalCommand }) });
     }
     else {
-      const tape = await readProtocolTape(path);
-      // A secret the tape needs but the environment lacks is bad input: found before any server starts.
-      requireRedactedValues(tape, options.protocol?.env ?? process.env);
-      prepared.push({ kind: 'protocol', tape });
+      // A secret the tape needs but the environment lacks, or an empty tape, is bad input: found before any server starts.
+      prepared.push({ kind: 'protocol', tape: await prepareProtocolTape(path, options.protocol ?? {}) });
     }
   }
   let done = 0;
@@ -118,8 +110,7 @@ export interface ReplayRunOptions extends ProtocolReplayOptions {
 /** Protocol tapes only, each against its own fresh server: replayTapes with one kind. */
 export async function replayProtocolTapes(patterns: readonly string[], options: ReplayRunOptions): Promise<ReplayTapesResult> {
   const { jobs, shard, command, ...protocol } = options;
-  const paths = await expandTapes(patterns);
-  const terminal = paths.find(isTerminalTape);
+  const terminal = patterns.find(isTerminalTape);
   if (terminal) throw usageError(`${terminal} is a terminal tape; use replayTapes for a mix of kinds`);
-  return replayTapes(paths, { command, protocol, jobs, shard });
+  return replayTapes(patterns, { command, protocol, jobs, shard });
 }

@@ -6,6 +6,8 @@ import { placeholdersIn, redact, restore } from '../core/redact.js';
 import { oneLine } from '../core/terminal-safe.js';
 import { readProtocolTape, type ProtocolTape, type TapePair } from '../tape/protocol-tape.js';
 import { splitMessages } from './compare.js';
+import { closestRequest } from './serve-closest.js';
+import { Passthrough } from './serve-passthrough.js';
 
 export interface ServeOptions {
   normaliser?: Normaliser;
@@ -16,6 +18,10 @@ export interface ServeOptions {
   /** Where "unmatched"/"unused" reports go (default stderr). */
   log?: (message: string) => void;
   env?: NodeJS.ProcessEnv;
+  /** A real server for the requests the tape cannot answer; its answers are appended to the tape. */
+  passthrough?: readonly string[];
+  /** How long the passthrough server may take per response (default 10000). */
+  timeoutMs?: number;
 }
 
 export interface UnmatchedRequest {
@@ -28,6 +34,8 @@ export interface ServeResult {
   served: number;
   unmatched: UnmatchedRequest[];
   unused: Array<{ line: number; request: string }>;
+  /** Pairs answered by the passthrough server and appended to the tape. */
+  appended: number;
   /** 1 when a request went unmatched or (without allowUnused) a pair went unused. */
   exitCode: 0 | 1;
 }
@@ -61,7 +69,7 @@ export async function serveTape(tapeOrPath: ProtocolTape | string, options: Serv
   const candidates: Candidate[] = tape.pairs.map((pair) => {
     const where = { file: tape.path, line: pair.line };
     const request = restore(pair.request, env, where);
-    const norm = normaliser.apply(request);
+    const norm = normaliser.forRequest(request).apply(request);
     return {
       pair,
       request,
@@ -73,17 +81,20 @@ export async function serveTape(tapeOrPath: ProtocolTape | string, options: Serv
   });
 
   const unmatched: UnmatchedRequest[] = [];
+  const history: string[] = [];
+  const passthrough = options.passthrough?.length ? new Passthrough(options.passthrough, tape.path, options.timeoutMs ?? 10_000, log, env) : undefined;
   let served = 0;
   let index = 0;
-  const answer = (line: string) => {
+  const answer = async (line: string) => {
     const request = line.trim();
     if (request === '') return;
     index++;
-    const norm = normaliser.apply(request);
+    const norm = normaliser.forRequest(request).apply(request);
     const exact = candidates.find((c) => !c.used && c.norm === norm) ?? candidates.find((c) => c.norm === norm);
     if (exact) {
       exact.used = true;
       served++;
+      history.push(request);
       output.write(Buffer.from(exact.response, exact.pair.responseBytes ? 'latin1' : 'utf8'));
       return;
     }
@@ -94,11 +105,23 @@ export async function serveTape(tapeOrPath: ProtocolTape | string, options: Serv
     if (renumbered && rpc.type === 'request') {
       renumbered.used = true;
       served++;
+      history.push(request);
       output.write(Buffer.from(renumberResponse(renumbered.response, classifyRpc(renumbered.request), rpc.id), renumbered.pair.responseBytes ? 'latin1' : 'utf8'));
       return;
     }
+    if (passthrough) {
+      const response = await passthrough.forward(request, history);
+      history.push(request);
+      output.write(response);
+      return;
+    }
     unmatched.push({ request, index });
-    log(`tapedeck serve: ${oneLine(tape.path)}: no recorded response matches request ${index}: ${shown(request)}\n`);
+      log(`tapedeck serve: ${oneLine(tape.path)}: no recorded response matches request ${index}: ${shown(request)}\n`);
+      const closest = closestRequest(norm, candidates.some((c) => !c.used) ? candidates.filter((c) => !c.used) : candidates);
+      if (closest) {
+        log(`  closest recorded request (${oneLine(tape.path)}:${closest.candidate.pair.line}): ${shown(closest.candidate.request)}\n`);
+        for (const d of closest.details) log(`    ${shown(d)}\n`);
+      }
     output.write(unmatchedReply(request));
   };
 
@@ -108,24 +131,31 @@ export async function serveTape(tapeOrPath: ProtocolTape | string, options: Serv
   output.on('error', () => {
     clientGone = true;
   });
+  // One request at a time, in order: a passthrough answer must not be overtaken by a taped one.
+  let chain: Promise<void> = Promise.resolve();
+  const queue = (l: string) => {
+    chain = chain.then(() => (clientGone ? undefined : answer(l)));
+  };
   await new Promise<void>((resolve, reject) => {
     input.on('data', (chunk: Buffer | string) => {
-      for (const l of lines.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk)) if (!clientGone) answer(l.toString('utf8'));
+      for (const l of lines.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk)) queue(l.toString('utf8'));
     });
     input.once('end', () => {
       const tail = lines.flush();
-      if (tail) answer(tail.toString('utf8'));
+      if (tail) queue(tail.toString('utf8'));
       resolve();
     });
     input.once('error', reject);
   });
+  await chain;
+  await passthrough?.close();
 
   const unused = candidates.filter((c) => !c.used).map((c) => ({ line: c.pair.line, request: c.pair.request }));
   if (unused.length > 0 && !options.allowUnused) {
     for (const u of unused) log(`tapedeck serve: ${oneLine(tape.path)}:${u.line}: recorded pair never requested: ${shown(u.request)}\n`);
   }
   const failed = unmatched.length > 0 || (unused.length > 0 && !options.allowUnused);
-  return { served, unmatched, unused, exitCode: failed ? 1 : 0 };
+  return { served, unmatched, unused, appended: passthrough?.appended ?? 0, exitCode: failed ? 1 : 0 };
 }
 
 function withoutId(requestNorm: string): string | undefined {

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { TapedeckError, usageError } from '../core/errors.js';
+import { TapedeckError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
 import { LineSplitter } from '../core/lines.js';
 
@@ -32,6 +32,13 @@ function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
   }
 }
 
+export interface ServerHandlers {
+  onLine: (line: Buffer) => void;
+  /** Bytes arrived on stdout (how many). */
+  onActivity: (bytes: number) => void;
+  onPartial: (tail: Buffer) => void;
+}
+
 export interface ServerExit {
   code: number | null;
   signal: NodeJS.Signals | null;
@@ -51,11 +58,12 @@ export class ServerProcess {
 
   private constructor(
     private readonly child: ChildProcessWithoutNullStreams,
-    handlers: { onLine: (line: Buffer) => void; onActivity: () => void; onPartial: (tail: Buffer) => void },
+    handlers: ServerHandlers,
   ) {
     child.stdin.on('error', () => {}); // EPIPE when it died: reported through `closed`
     child.stdout.on('data', (chunk: Buffer) => {
-      handlers.onActivity();
+      if (this.discarding) return;
+      handlers.onActivity(chunk.length);
       for (const line of this.lines.push(chunk)) handlers.onLine(line);
     });
     child.stderr.on('data', (chunk: Buffer) => {
@@ -92,6 +100,24 @@ export class ServerProcess {
     const untrack = trackGroup(child.pid);
   }
 
+  /** Bytes after the last newline, left in place. */
+  peekPartial(): Buffer {
+    return this.lines.peek();
+  }
+
+  private discarding = false;
+
+  /**
+   * From now on its output is dropped, and what is buffered goes: a response
+   * over the size limit is not kept, so memory stays near the limit. Returns the
+   * first and last `keep` bytes of the unterminated line it held.
+   */
+  discardOutput(keep: number): Buffer {
+    this.discarding = true;
+    const partial = this.lines.flush() ?? Buffer.alloc(0);
+    return partial.length <= 2 * keep ? partial : Buffer.concat([partial.subarray(0, keep), partial.subarray(partial.length - keep)]);
+  }
+
   /** Bytes after the last newline (an idle boundary closes an exchange on them). */
   takePartial(): Buffer | undefined {
     return this.lines.flush();
@@ -100,10 +126,9 @@ export class ServerProcess {
   static async start(
     command: readonly string[],
     options: { env?: NodeJS.ProcessEnv; cwd?: string },
-    handlers: { onLine: (line: Buffer) => void; onActivity: () => void; onPartial: (tail: Buffer) => void },
+    handlers: ServerHandlers,
   ): Promise<ServerProcess> {
     const [cmd, ...args] = command;
-    if (!cmd) throw usageError('no server command: give it after --, e.g. tapedeck replay tape.ndjson -- node server.js');
     // Its own process group, so stopping it stops whatever it started too.
     const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'pipe'], env: options.env, cwd: options.cwd, detached: true });
     await new Promise<void>((resolve, reject) => {

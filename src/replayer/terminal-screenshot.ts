@@ -1,12 +1,12 @@
-import { rmSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
-import { resolveUpdateMode, type UpdateMode } from '../core/ci.js';
+import { resolveUpdatePolicy, type UpdateMode, type UpdatePolicy } from '../core/ci.js';
 import { TapedeckError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
-import { checkGolden, fileSafe, type GoldenStatus } from '../core/golden-store.js';
+import { GoldenStore, type GoldenStatus } from '../core/golden-store.js';
+import { safeName } from '../core/golden-paths.js';
 import type { ScreenMask } from '../render/golden-text.js';
 import { PngError } from '../render/pixel-diff-png.js';
-import { comparePngs, describeMismatch, mismatchArtifactPaths, validateCompareOptions, writeMismatchArtifacts, type PixelCompareOptions, type PixelComparison } from '../render/pixel-diff.js';
+import { comparePngs, describeMismatch, validateCompareOptions, writeMismatchArtifacts, type PixelCompareOptions, type PixelComparison } from '../render/pixel-diff.js';
 import { resolveProfile, type RenderProfile } from '../render/profiles.js';
 import { renderSnapshot, rendererEngine } from '../render/renderer.js';
 import type { CursorMode } from '../render/renderer-repaint.js';
@@ -28,11 +28,11 @@ export interface ScreenshotCheckpointOptions extends PixelCompareOptions {
   /** auto (default) follows the program; show/hide force the cursor. */
   cursor?: CursorMode;
   /**
-   * How goldens are written: default `all` when the replay updates the tape
-   * (`update: true`), else resolveUpdateMode() (`new` locally, `none` on CI,
-   * TAPEDECK_UPDATE overrides).
+   * How goldens are written, resolved once by the caller: default `all` when
+   * the replay updates the tape (`update: true`), else resolveUpdatePolicy()
+   * (`new` locally, `none` on CI, TAPEDECK_UPDATE overrides).
    */
-  updateMode?: UpdateMode;
+  updateMode?: UpdateMode | UpdatePolicy;
 }
 
 /** What happened to one checkpoint's screenshot golden. */
@@ -59,7 +59,7 @@ export function checkpointScreenshotPaths(plan: TerminalPlan): Map<number, strin
   const paths = new Map<number, string>();
   for (const step of plan.steps) {
     if (step.kind !== 'marker' || step.marker === undefined) continue;
-    const name = fileSafe(step.marker);
+    const name = safeName(step.marker);
     const n = (seen.get(name) ?? 0) + 1;
     seen.set(name, n);
     paths.set(step.step, `${stem}.${name}${n > 1 ? `-${n}` : ''}.png`);
@@ -70,7 +70,7 @@ export function checkpointScreenshotPaths(plan: TerminalPlan): Map<number, strin
 export class CheckpointScreenshots {
   readonly results: CheckpointScreenshot[] = [];
   private readonly paths: Map<number, string>;
-  private readonly mode: UpdateMode;
+  private readonly store: GoldenStore;
   private readonly compareOptions: PixelCompareOptions;
 
   constructor(
@@ -82,13 +82,14 @@ export class CheckpointScreenshots {
     // Bad options are usage errors before any program starts.
     this.compareOptions = validateCompareOptions(options);
     resolveProfile(options.profile);
-    this.mode = options.updateMode ?? (update ? 'all' : resolveUpdateMode());
+    const mode = options.updateMode;
+    this.store = new GoldenStore(typeof mode === 'string' ? { mode } : mode ?? resolveUpdatePolicy(update ? 'all' : undefined));
     this.paths = checkpointScreenshotPaths(plan);
   }
 
   /** Goldens are rewritten with whatever the live run shows (update mode all). */
   get updatesAll(): boolean {
-    return this.mode === 'all';
+    return this.store.policy.mode === 'all';
   }
 
   /** The tape has checkpoints to render. */
@@ -126,11 +127,10 @@ export class CheckpointScreenshots {
     }
     const displayPath = relative(process.cwd(), golden) || golden;
     let last: PixelComparison | undefined;
-    const checked = this.guardGolden(golden, displayPath, () => checkGolden({
+    const checked = this.guardGolden(golden, displayPath, () => this.store.check({
       path: golden,
       displayPath,
       actual: png,
-      mode: this.mode,
       compare: (expected) => {
         last = comparePngs(expected, png, this.compareOptions);
         return { pass: last.pass, message: describeMismatch(displayPath, last, []) };
@@ -138,13 +138,7 @@ export class CheckpointScreenshots {
       onMismatch: (expected) => (last ? writeMismatchArtifacts(golden, expected, png, last, this.compareOptions.threshold) : []),
     }));
     this.results.push({ step: step.step, marker: step.marker!, line: step.at.line, golden, status: checked.status, artifacts: checked.artifacts });
-    if (checked.pass) {
-      // A matching (or just rewritten) golden makes the images of an earlier mismatch stale.
-      const stale = mismatchArtifactPaths(golden);
-      rmSync(stale.actual, { force: true });
-      rmSync(stale.diff, { force: true });
-      return undefined;
-    }
+    if (checked.pass) return undefined; // the store removed the images of an earlier mismatch
     const shown = (p: string) => relative(process.cwd(), p) || p;
     const details =
       checked.status === 'missing'

@@ -11,6 +11,8 @@ import { planTerminalReplay, type PlannedStep, type TerminalPlan, type TerminalS
 import { checkpointKey, syncKey } from './terminal-screen.js';
 import { CheckpointScreenshots, type CheckpointScreenshot, type ScreenshotCheckpointOptions } from './terminal-screenshot.js';
 import { castFromLive, rewriteCastFromLive } from './terminal-update.js';
+import { tapeDecision } from '../core/golden-store.js';
+import { goldenPaths } from '../core/golden-paths.js';
 import { exitWithin, waitForScreenKey, type ScreenWaitOutcome } from './terminal-wait.js';
 
 export type { CheckpointScreenshot, ScreenshotCheckpointOptions } from './terminal-screenshot.js';
@@ -168,16 +170,17 @@ class TerminalReplay {
     // A run cut short (the program exited early, or --bail stopped it) has no complete live session to accept.
     const acceptable = tapeDrifts.length > 0 && !this.drifts.some((d) => d.code === 'TD1105') && !this.stopped;
     let recordedCast: string | undefined;
-    if (acceptable && this.options.update) {
+    const decision = tapeDecision(this.options, tapeDrifts.length > 0);
+    if (acceptable && decision.writeGolden) {
       // Reports show the session as recorded: keep it before the update replaces it.
       if (statSync(plan.path).size <= MAX_KEPT_CAST_BYTES) recordedCast = readFileSync(plan.path, 'utf8');
       rewriteCastFromLive(plan, live, this.stepTimes);
       updated = true;
-    } else if (acceptable && this.options.writePending && plan.header.version !== 1) {
-      pendingPath = `${plan.path}.new`;
+    } else if (acceptable && decision.writeCandidate && plan.header.version !== 1) {
+      pendingPath = goldenPaths(plan.path).candidate;
       rewriteCastFromLive(plan, live, this.stepTimes, pendingPath);
-    } else if (this.options.writePending && tapeDrifts.length === 0) {
-      rmSync(`${plan.path}.new`, { force: true }); // a clean replay makes an old candidate stale
+    } else if (decision.clean && tapeDrifts.length === 0) {
+      rmSync(goldenPaths(plan.path).candidate, { force: true }); // a clean replay makes an old candidate stale
     }
     const durationMs = performance.now() - this.started;
     return {

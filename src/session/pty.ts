@@ -3,9 +3,30 @@ import { createRequire } from 'node:module';
 import type { IPty } from 'node-pty';
 import { TapedeckError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
+import { killGroup } from './kill.js';
 
 const require = createRequire(import.meta.url);
-const nodePty = require('node-pty') as typeof import('node-pty');
+let nodePty: typeof import('node-pty') | undefined;
+
+/**
+ * node-pty is loaded on the first terminal, not on import: protocol-only use,
+ * `serve`, `explain` and `doctor` work without the native module, and a
+ * missing one is an error that says how to fix it.
+ */
+export function loadNodePty(): typeof import('node-pty') {
+  if (nodePty) return nodePty;
+  try {
+    nodePty = require('node-pty') as typeof import('node-pty');
+    return nodePty;
+  } catch (err) {
+    throw new TapedeckError(
+      'NATIVE_MODULE_MISSING',
+      `terminals need the native module node-pty, which did not load (${String((err as Error).message).split('\n')[0]}). ` +
+        `Fix: npm install (node-pty ships prebuilt binaries for linux-x64/arm64 and macOS); elsewhere npm rebuild node-pty (needs python3, make and a C++ compiler).`,
+      { exitCode: ExitCode.environment, cause: err },
+    );
+  }
+}
 
 export interface PtyExit {
   exitCode: number;
@@ -50,15 +71,16 @@ export class PtyProcess {
   readonly pty: IPty;
 
   constructor(private readonly options: PtyProcessOptions) {
+    const pty = loadNodePty();
     try {
-      this.pty = nodePty.spawn(options.command, options.args, {
+      this.pty = pty.spawn(options.command, options.args, {
         name: options.env.TERM ?? 'xterm-256color',
         rows: options.rows,
         cols: options.cols,
         cwd: options.cwd,
         env: options.env,
         encoding: null,
-      } as Parameters<typeof nodePty.spawn>[2]);
+      } as Parameters<typeof pty.spawn>[2]);
     } catch (err) {
       throw new TapedeckError('SPAWN_FAILED', `cannot start ${JSON.stringify(options.command)}: ${(err as Error).message}`, {
         exitCode: ExitCode.usage,
@@ -139,13 +161,4 @@ export class PtyProcess {
   }
 }
 
-/** The child is a session leader, so its pid is its process group id. */
-export function killGroup(pid: number, signal: NodeJS.Signals): void {
-  for (const target of [-pid, pid]) {
-    try {
-      process.kill(target, signal);
-    } catch {
-      // gone already
-    }
-  }
-}
+export { killGroup };

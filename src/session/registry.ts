@@ -1,4 +1,5 @@
-import { killGroup } from './pty.js';
+import { killGroup } from './kill.js';
+import { terminalOwner } from './owner.js';
 
 /**
  * Every terminal still running in this process. A process 'exit' hook kills
@@ -6,6 +7,8 @@ import { killGroup } from './pty.js';
  * the caller forgot dispose() or crashed.
  */
 const live = new Set<{ pid: number }>();
+/** The test (or other owner) each child was spawned under, when there was one. */
+const ownerOf = new WeakMap<{ pid: number }, object>();
 let hooked = false;
 
 export function trackProcess(child: { pid: number }): () => void {
@@ -14,7 +17,14 @@ export function trackProcess(child: { pid: number }): () => void {
     process.on('exit', killAllTracked);
   }
   live.add(child);
+  const owner = terminalOwner.getStore();
+  if (owner) ownerOf.set(child, owner);
   return () => live.delete(child);
+}
+
+/** The children still running that were spawned under `owner`. */
+export function childrenOwnedBy(owner: object): { pid: number }[] {
+  return [...live].filter((c) => ownerOf.get(c) === owner);
 }
 
 export function trackedCount(): number {

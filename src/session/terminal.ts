@@ -215,8 +215,8 @@ export class Terminal {
     return this.send('paste', Buffer.from(body, 'utf8'), { text });
   }
 
-  /** Sends named keys and chords (seed 002 key grammar), honouring cursor/keypad modes. */
-  press(...keys: string[]): KeysResult {
+  /** Sends named keys and chords (seed 002 key grammar), honouring cursor/keypad modes. Typed: a misspelt key is a compile error. */
+  press(...keys: import('./key-names.js').KeyName[]): KeysResult {
     const bytes = Buffer.from(encodeKeys(keys, this.screen.modes), 'utf8');
     return { accepted: keys, ...this.send('keys', bytes, { keys }) };
   }

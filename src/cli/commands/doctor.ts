@@ -53,13 +53,16 @@ export async function ptyCheck(): Promise<DoctorCheck> {
     const term = spawnTerminal('true', [], { rows: 5, cols: 20 });
     try {
       const exit = await term.waitForExit({ timeoutMs: 10_000 });
-      if (exit.exitCode !== 0) return { name, ok: false, detail: `true exited with ${exit.exitCode}`, fix: 'check that node-pty built for this Node (npm rebuild node-pty)' };
+      if (exit.exitCode !== 0) return { name, ok: false, detail: `true exited with ${exit.exitCode}`, fix: 'check that node-pty loads for this Node (npm rebuild node-pty)' };
       return { name, ok: true, detail: 'node-pty spawned true' };
     } finally {
       await term.dispose();
     }
   } catch (err) {
-    return { name, ok: false, detail: (err as Error).message, fix: 'npm rebuild node-pty (needs make and g++), and check /dev/ptmx is usable' };
+    if ((err as { code?: string }).code === 'NATIVE_MODULE_MISSING') {
+      return { name, ok: false, detail: 'the native module node-pty is not installed or did not load', fix: 'npm install (node-pty ships prebuilt binaries for linux-x64/arm64 and macOS); on other platforms npm rebuild node-pty, which needs python3, make and a C++ compiler' };
+    }
+    return { name, ok: false, detail: (err as Error).message, fix: 'npm rebuild node-pty, and check /dev/ptmx is usable' };
   }
 }
 

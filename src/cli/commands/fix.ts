@@ -1,20 +1,31 @@
 import { oneLine } from '../../core/terminal-safe.js';
+import { resolve } from 'node:path';
 import { usageError } from '../../core/errors.js';
 import { applyEnvelopes } from '../../core/apply-fixes.js';
 import type { DiagnosticEnvelope } from '../../core/envelope.js';
 import { parseOptions } from '../args.js';
 
-const HELP = `usage: tapedeck replay ... --json | tapedeck fix --apply --from-stdin [options]
+const HELP = `usage: tapedeck fix --apply --from-stdin [options]     (envelopes on stdin, any file)
+       tapedeck fix --apply PATH [options]             (envelopes on stdin, only those for PATH)
 
-Applies the fix alternatives of drift envelopes (seed 001 shape), e.g. accepting live responses into
-tapes. Each hunk's old lines must match the file; hunks go in highest line first; envelopes that
-could not be applied are listed, and the exit code is 1 when any was not.
+Applies the fix alternatives of diagnostic envelopes (seed 001, any tool's: a missing schema_version
+is read as "1.0"). Per envelope the most confident alternative is taken when its confidence is at
+least the threshold; each hunk's old lines must match the file; hunks go in highest line first;
+envelopes that could not be applied are listed, and the exit code is 1 when any was not.
+
+tapedeck's own drift fixes (accept the live response, confidence 0.6) are below the default
+threshold on purpose: accepting drift is a decision. Take them with --accept-drift:
+  tapedeck replay TAPES --json -- CMD | tapedeck fix --apply --from-stdin --accept-drift
 
 options:
-  --code TDxxxx       only envelopes with this code
+  --code CODE         only envelopes with this code
   --alternative N     use alternative N instead of the most confident one
-  --threshold X       minimum confidence of the chosen alternative (default 0.5)
+  --threshold X       minimum confidence of the chosen alternative (default 0.85)
+  --accept-drift      also apply tapedeck's accept-the-live-response fixes (TD10xx) whatever the threshold
 `;
+
+/** The accept-the-drift fixes tapedeck's replay emits: protocol drift codes. */
+const isTapedeckDrift = (code: string) => /^TD10\d\d$/.test(code);
 
 export async function run(argv: string[]): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
@@ -26,9 +37,14 @@ export async function run(argv: string[]): Promise<number> {
     'from-stdin': { type: 'boolean', default: false },
     code: { type: 'string' },
     alternative: { type: 'string' },
-    threshold: { type: 'string', default: '0.5' },
+    threshold: { type: 'string', default: '0.85' },
+    'accept-drift': { type: 'boolean', default: false },
   });
-  if (!values.apply || !values['from-stdin'] || positionals.length > 0) throw usageError('fix: use tapedeck fix --apply --from-stdin, with envelopes on stdin');
+  if (!values.apply || positionals.length > 1 || (!values['from-stdin'] && positionals.length === 0)) {
+    throw usageError('fix: use tapedeck fix --apply --from-stdin or tapedeck fix --apply PATH, with envelopes on stdin');
+  }
+  if (process.stdin.isTTY) throw usageError('fix: pipe the envelopes in, e.g. tapedeck replay ... --json | tapedeck fix --apply --from-stdin');
+  const only = positionals.length === 1 ? resolve(positionals[0]) : undefined;
   const threshold = Number(values.threshold);
   if (!(threshold >= 0 && threshold <= 1)) throw usageError(`--threshold expects a number from 0 to 1, got ${JSON.stringify(values.threshold)}`);
   const alternative = values.alternative === undefined ? undefined : Number(values.alternative);
@@ -45,16 +61,23 @@ export async function run(argv: string[]): Promise<number> {
       throw usageError(`<stdin>:${i + 1}: not JSON: ${(err as Error).message}`);
     }
     const v = value as Partial<DiagnosticEnvelope> & { kind?: string };
-    if (v && typeof v === 'object' && typeof v.schema_version === 'string' && typeof v.code === 'string' && v.span) {
-      if (!v.schema_version.startsWith('1.')) throw usageError(`<stdin>:${i + 1}: unsupported envelope schema_version ${v.schema_version} (this tapedeck reads 1.x)`);
+    if (v && typeof v === 'object' && typeof v.code === 'string' && v.span) {
+      // Seed 001: legacy envelopes without the field are "1.0".
+      const version: unknown = v.schema_version ?? '1.0';
+      if (typeof version !== 'string' || !version.startsWith('1.')) throw usageError(`<stdin>:${i + 1}: unsupported envelope schema_version ${JSON.stringify(version)} (this tapedeck reads 1.x)`);
       const problem = envelopeProblem(v as DiagnosticEnvelope);
       if (problem) throw usageError(`<stdin>:${i + 1}: not a valid envelope: ${problem}`);
+      if (only && resolve((v as DiagnosticEnvelope).span.file) !== only) return;
       envelopes.push(v as DiagnosticEnvelope);
     }
     // Other lines (the replay summary, other kinds) are not envelopes: skipped, as seed 000 says unknown kinds are.
   });
 
-  const outcomes = applyEnvelopes(envelopes, { code: values.code, alternative, threshold });
+  const outcomes = applyEnvelopes(envelopes, {
+    code: values.code,
+    alternative,
+    threshold: (env) => (values['accept-drift'] && isTapedeckDrift(env.code) ? 0 : threshold),
+  });
   const applied = outcomes.filter((o) => o.applied);
   for (const o of outcomes) {
     const where = `${o.envelope.span.file}:${o.envelope.span.line}`;

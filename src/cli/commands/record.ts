@@ -1,8 +1,11 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseBoundary } from '../../core/boundary.js';
 import { usageError } from '../../core/errors.js';
 import { recordProtocol } from '../../recorder/protocol-tap.js';
 import { tapeKind } from '../../tape/kind.js';
-import { parseOptions, splitCommand } from '../args.js';
+import { parseIntOption, parseOptions, splitCommand } from '../args.js';
 
 const HELP = `usage: tapedeck record --out FILE [--kind protocol|terminal] [options] -- CMD ARGS...
 
@@ -14,6 +17,10 @@ options:
 
 protocol options:
   --boundary RULE      where a response ends: auto (default), done, jsonrpc, idle:MS
+  --grace-ms N         after end of input, or a signal passed on, how long the server may take
+                       to exit before its process group is stopped (default 2000)
+  {{tapedeck.tmpdir}} in CMD is a fresh scratch directory (removed afterwards), stored in the tape
+  as the placeholder, so a replay's own scratch directory matches.
 
 terminal options:
   --rows R --cols C    terminal size (default: the real terminal's, else 24x80)
@@ -50,15 +57,22 @@ async function recordProtocolCommand(own: string[], command: string[]): Promise<
     kind: { type: 'string' },
     boundary: { type: 'string', default: 'auto' },
     'redact-env': { type: 'string', multiple: true, default: [] },
+    'grace-ms': { type: 'string' },
   });
   if (positionals.length > 0) throw usageError(`record: unexpected argument ${JSON.stringify(positionals[0])} (the command goes after --)`);
+  const graceMs = parseIntOption('grace-ms', values['grace-ms'], 2000, 0);
+  const dir = command.some((a) => a.includes('{{tapedeck.tmpdir}}')) ? mkdtempSync(join(tmpdir(), 'tapedeck-scratch-')) : undefined;
+  const argv = dir ? command.map((a) => a.split('{{tapedeck.tmpdir}}').join(dir)) : command;
   const result = await recordProtocol({
-    command: command[0],
-    args: command.slice(1),
+    command: argv[0],
+    args: argv.slice(1),
     out: values.out!,
     boundary: parseBoundary(values.boundary!),
     redactEnv: values['redact-env'],
-  });
+    graceMs,
+    tmpdir: dir,
+    env: dir ? { ...process.env, TAPEDECK_TMPDIR: dir } : undefined,
+  }).finally(() => dir && rmSync(dir, { recursive: true, force: true }));
   if (result.pairsNotWritten > 0) {
     process.stderr.write(`tapedeck: ${result.pairsNotWritten} pair(s) were not recorded to ${values.out}\n`);
   }

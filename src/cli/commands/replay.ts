@@ -1,12 +1,12 @@
 import { availableParallelism } from 'node:os';
-import { parseBoundary } from '../../core/boundary.js';
 import { usageError } from '../../core/errors.js';
 import { compileRegex } from '../../core/normalise.js';
 import { parseMaskRectFlag } from '../../core/mask.js';
 import { driftToEnvelope } from '../../replayer/envelopes.js';
-import { isTerminalTape, replayTapes, type ReplayTapesResult } from '../../replayer/replay-tapes.js';
-import { expandTapes, parseShard } from '../../replayer/run.js';
-import { isCI, resolveUpdateMode } from '../../core/ci.js';
+import { replayTapes, type ReplayTapesResult } from '../../replayer/replay-tapes.js';
+import { parseShard } from '../../replayer/run.js';
+import { resolveReplaySettings } from '../../replayer/settings.js';
+import { resolveUpdatePolicy } from '../../core/ci.js';
 import { writeFileAtomic } from '../../core/atomic-write.js';
 import { githubAnnotations, junitXml, type CiTapeResult } from '../../report/ci-reports.js';
 import { ProgressLine } from '../progress.js';
@@ -15,7 +15,7 @@ import { DEFAULT_STEP_TIMEOUT_MS } from '../../replayer/terminal-defaults.js';
 import { profileNames, resolveProfile } from '../../render/profiles.js';
 import { relative } from 'node:path';
 import { parseIntOption, parseOptions, splitCommand } from '../args.js';
-import { buildNormaliser, normaliserOptionSpec } from '../normaliser-options.js';
+import { normaliserOptionSpec } from '../normaliser-options.js';
 import { formatReplayText } from '../../report/text.js';
 import { projectTrust } from '../../replayer/tape-trust.js';
 
@@ -39,14 +39,25 @@ options:
   --timeout-ms N       a response not complete after N ms is drift (default 10000)
   --ignore JSONPATH    ignore a volatile JSON value on both sides (repeatable)
   --filter RE=REPL     rewrite volatile bytes on both sides before comparing (repeatable)
-  --config FILE        normalisers, masks and defaults (default ./tapedeck.config.json if present)
+  --ignore-key-order   compare JSON objects whatever the order of their keys
+  --config FILE        normalisers (also scoped per method, tool or op), masks and defaults
+                       (default ./tapedeck.config.json if present)
+  --max-response-bytes N
+                       a response larger than N bytes is drift TD1006 (default 67108864, 64 MiB)
+  --allow-empty        an empty protocol tape is clean (default: exit 2)
+  --single-shot        seed 000 single-shot servers: per pair a fresh CMD, the request, stdin
+                       closed, the output to exit compared and the done line's exit code checked
+  --setup SHELLCMD     run SHELLCMD (sh -c) in each tape's fresh scratch directory before its server;
+                       {{tapedeck.tmpdir}} in CMD or the tape, and $TAPEDECK_TMPDIR, name that directory
   --update             protocol: rewrite drifted pairs with the live responses;
                        terminal: re-record the output from the live run, keeping the
                        inputs, markers and resizes (atomically)
   --redact-env NAME    redact NAME's value in rewritten responses (repeatable)
   --jobs N             tapes replayed at once (default: number of cores)
   --shard i/n          replay only shard i of n of the sorted tapes
-  --json               one seed-001 drift envelope per drift on stdout, then a summary line
+  --json               one seed-001 drift envelope per drift on stdout (nothing else), and a
+                       {"kind":"summary",...} line on stderr
+  --json-summary       with --json: the summary line last on stdout instead
   --report FILE        write a self-contained HTML report of the run (drifts, screens, players)
   --reporter junit --out FILE
                        write JUnit XML for CI (one test case per tape)
@@ -86,10 +97,15 @@ export async function run(argv: string[]): Promise<number> {
     boundary: { type: 'string' },
     'timeout-ms': { type: 'string' },
     update: { type: 'boolean', default: false },
+    'allow-empty': { type: 'boolean', default: false },
+    'single-shot': { type: 'boolean', default: false },
+    setup: { type: 'string' },
+    'max-response-bytes': { type: 'string' },
     'redact-env': { type: 'string', multiple: true, default: [] },
     jobs: { type: 'string' },
     shard: { type: 'string' },
     json: { type: 'boolean', default: false },
+    'json-summary': { type: 'boolean', default: false },
     mask: { type: 'string', multiple: true, default: [] },
     'mask-rect': { type: 'string', multiple: true, default: [] },
     styles: { type: 'boolean', default: false },
@@ -110,19 +126,27 @@ export async function run(argv: string[]): Promise<number> {
   if ((values.reporter === undefined) !== (values.out === undefined)) throw usageError('replay: --reporter junit and --out FILE go together');
   if (positionals.length === 0) throw usageError('replay: give at least one tape (paths or globs)');
   const screenshots = screenshotOptions(values);
-  const paths = await expandTapes(positionals);
-  const anyTerminal = paths.some(isTerminalTape);
-  if (!anyTerminal && command.length === 0) throw usageError('replay: give the server command after --, e.g. tapedeck replay tape.ndjson -- node server.js');
-  const { normaliser, config } = buildNormaliser(values);
-  // Candidates for `tapedeck review`, except on CI (nothing is written there) and when updating in place.
-  const writePending = !values.update && !isCI();
+  const { config, masks, ...resolved } = resolveReplaySettings({
+    config: values.config,
+    ignore: values.ignore,
+    filter: values.filter,
+    ignoreKeyOrder: values['ignore-key-order'],
+    boundary: values.boundary,
+    timeoutMs: values['timeout-ms'] === undefined ? undefined : parseIntOption('timeout-ms', values['timeout-ms'], 0, 1),
+    maxResponseBytes: values['max-response-bytes'] === undefined ? undefined : parseIntOption('max-response-bytes', values['max-response-bytes'], 0, 1, Number.MAX_SAFE_INTEGER),
+    mask: [...values.mask.map((m) => compileRegex(m, '--mask')), ...values['mask-rect'].map(parseMaskRectFlag)],
+  });
+  // The update policy, resolved once: candidates for `tapedeck review` except where nothing is written
+  // (CI, TAPEDECK_UPDATE=none) and when updating in place.
+  const writePending = !values.update && resolveUpdatePolicy().mode !== 'none';
   const protocol = {
-    boundary: values.boundary ? parseBoundary(values.boundary) : config.boundary,
-    timeoutMs: parseIntOption('timeout-ms', values['timeout-ms'], config.timeoutMs ?? 10_000, 1),
-    normaliser,
+    ...resolved,
     update: values.update,
     writePending,
     redactEnv: values['redact-env'],
+    allowEmpty: values['allow-empty'],
+    singleShot: values['single-shot'],
+    setup: values.setup,
   };
   const jobs = parseIntOption('jobs', values.jobs, availableParallelism(), 1);
   const shard = values.shard ? parseShard(values.shard) : undefined;
@@ -132,11 +156,11 @@ export async function run(argv: string[]): Promise<number> {
   try {
     let result: ReplayTapesResult;
     try {
-      result = await replayTapes(paths, {
+      result = await replayTapes(positionals, {
         command,
         protocol,
         terminal: {
-          mask: [...config.masks, ...values.mask.map((m) => compileRegex(m, '--mask')), ...values['mask-rect'].map(parseMaskRectFlag)],
+          mask: masks,
           styles: values.styles,
           stepTimeoutMs: parseIntOption('step-timeout-ms', values['step-timeout-ms'], DEFAULT_STEP_TIMEOUT_MS, 1),
           bail: values.bail,
@@ -153,7 +177,7 @@ export async function run(argv: string[]): Promise<number> {
     } finally {
       progress.clear();
     }
-    if (values.json) writeJson(result);
+    if (values.json) writeJson(result, values['json-summary']);
     if (screenshots) process.stderr.write(screenshotLines(result));
     process.stderr.write(formatReplayText(result, { color }));
     if (process.env.GITHUB_ACTIONS === 'true') (values.json ? process.stderr : process.stdout).write(githubAnnotations(ciResults(result)));
@@ -197,7 +221,7 @@ function screenshotOptions(values: { screenshots: boolean; update: boolean; thre
     maxDiffPixelRatio: fraction('max-diff-pixel-ratio', values['max-diff-pixel-ratio']),
     profile: values.profile,
     // --update rewrites goldens that differ; otherwise missing ones are written locally, never on CI.
-    updateMode: values.update ? 'all' : resolveUpdateMode(),
+    updateMode: resolveUpdatePolicy(values.update ? 'all' : undefined),
   };
   resolveProfile(options.profile); // an unknown profile is exit 2 before anything runs
   return options;
@@ -220,8 +244,12 @@ function ciResults(result: ReplayTapesResult): CiTapeResult[] {
   return result.tapes.map((t) => ({ tape: t.tape, kind: t.kind, durationMs: t.durationMs, units: t.kind === 'terminal' ? t.steps.length : t.pairs.length, drifts: t.drifts }));
 }
 
-/** One envelope per drift, then a summary line (with terminal counts when terminal tapes ran). */
-function writeJson(result: ReplayTapesResult): void {
+/**
+ * One envelope per drift on stdout (only envelopes: a seed-001 reader expects
+ * nothing else), and a summary line (with terminal counts when terminal tapes
+ * ran) on stderr, or last on stdout with --json-summary.
+ */
+function writeJson(result: ReplayTapesResult, summaryOnStdout: boolean): void {
   const mixed = result.tapes.some((t) => t.kind === 'terminal');
   const out: string[] = [];
   for (const tape of result.tapes) for (const d of tape.drifts) out.push(JSON.stringify(driftToEnvelope(d)));
@@ -241,6 +269,7 @@ function writeJson(result: ReplayTapesResult): void {
   const summary: Record<string, unknown> = { kind: 'summary', tapes: result.tapes.length, pairs, drifts: result.driftCount, updated_pairs: updatedPairs };
   if (mixed) Object.assign(summary, { steps, updated_tapes: updatedTapes });
   Object.assign(summary, { exit_code: result.exitCode, duration_ms: Math.round(result.durationMs) });
-  out.push(JSON.stringify(summary));
-  process.stdout.write(`${out.join('\n')}\n`);
+  if (summaryOnStdout) out.push(JSON.stringify(summary));
+  else process.stderr.write(`${JSON.stringify(summary)}\n`);
+  if (out.length > 0) process.stdout.write(`${out.join('\n')}\n`);
 }

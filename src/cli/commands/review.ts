@@ -7,6 +7,7 @@ import { usageError } from '../../core/errors.js';
 import { acceptPending, findPending, rejectPending, type PendingGolden } from '../../core/pending.js';
 import { unifiedDiff } from '../../replayer/compare.js';
 import { parseOptions } from '../args.js';
+import { goldenPaths } from '../../core/golden-paths.js';
 
 const HELP = `usage: tapedeck review [PATH...] [--accept all|PATH...] [--reject all|PATH...] [--json]
 
@@ -26,13 +27,15 @@ export async function run(argv: string[]): Promise<number> {
     json: { type: 'boolean', default: false },
   });
   if (values.accept && values.reject) throw usageError('review: --accept and --reject go in separate runs');
-  // With --accept/--reject the positionals name what to act on ("all", or goldens); the folder is then the goldens root.
+  // With --accept/--reject the positionals name what to act on: goldens or folders, and "all" for
+  // everything under them (under the goldens folder when "all" is alone).
   const acting = values.accept || values.reject;
   const root = loadConfig().goldens ?? 'goldens';
   const targets = acting ? positionals : [];
-  const roots = acting ? (targets.includes('all') || targets.length === 0 ? [root] : targets) : positionals.length ? positionals : [root];
+  const paths = positionals.filter((p) => p !== 'all');
+  const roots = paths.length ? paths : [root];
   for (const target of targets) {
-    if (target !== 'all' && !existsSync(target) && !existsSync(`${target}.new`)) throw usageError(`review: ${target}: no such golden or pending candidate`);
+    if (target !== 'all' && !existsSync(target) && !existsSync(goldenPaths(target).candidate)) throw usageError(`review: ${target}: no such golden or pending candidate`);
   }
   const pending = findPending(roots);
   if (acting && targets.length === 0) throw usageError(`review: say what to ${values.accept ? 'accept' : 'reject'}: golden paths, or "all"`);
@@ -43,8 +46,9 @@ export async function run(argv: string[]): Promise<number> {
   }
   if (acting) {
     if (pending.length === 0) {
-      process.stderr.write('tapedeck review: nothing pending\n');
-      return targets.includes('all') ? 0 : 1;
+      // Named paths with nothing to act on are a mistake a bot must see; "all" over the goldens folder is not.
+      process.stderr.write(`tapedeck review: nothing pending${paths.length ? ` under ${paths.join(', ')}` : ''}\n`);
+      return paths.length === 0 ? 0 : 1;
     }
     for (const p of pending) {
       if (values.accept) acceptPending(p);

@@ -1,0 +1,213 @@
+import { type Boundary, type Exchange, ResponseFramer } from '../core/boundary.js';
+import type { PreparedTape } from './protocol-prepare.js';
+import { ServerProcess, type ServerExit } from './server-process.js';
+import type { TapeAnswers } from './tape-answers.js';
+
+/**
+ * The second step of a protocol replay: one session of a tape against one
+ * fresh server. Requests go one at a time, each once the previous response has
+ * ended, as a client would; the server's own requests are answered from the
+ * tape as they come. Nothing is compared here.
+ */
+export interface DriveSettings {
+  command: readonly string[];
+  boundary: Boundary;
+  timeoutMs: number;
+  maxResponseBytes: number;
+  env: NodeJS.ProcessEnv;
+  cwd?: string;
+  /** The tape's text with the scratch directory in place of its placeholder. */
+  withDir: (text: string) => string;
+}
+
+export interface Stop {
+  /** The pair that could not finish. */
+  pair: number;
+  reason: 'timeout' | 'exited' | 'limit';
+  /** What it had received, including an unterminated last line. */
+  received: Buffer;
+  /** How many bytes came in all (over the limit: more than `received` holds). */
+  total?: number;
+}
+
+export interface SessionRun {
+  /** Pair index → its exchange. */
+  exchanges: Map<number, Exchange>;
+  stop?: Stop;
+  /** Server output after the last exchange ended. */
+  trailing: string;
+  exit: ServerExit;
+  stderrTail: string;
+}
+
+export async function driveSession(prepared: PreparedTape, session: readonly number[], answers: TapeAnswers, s: DriveSettings): Promise<SessionRun> {
+  const exchanges = new Map<number, Exchange>();
+  const pairOfExchange = new Map<number, number>();
+  let onExchange: (ex: Exchange) => void = () => {};
+  let server: ServerProcess | undefined;
+  const framer = new ResponseFramer(s.boundary, {
+    takePartial: () => server?.takePartial(),
+    onComplete: (ex) => {
+      const pair = pairOfExchange.get(ex.index);
+      if (pair !== undefined) exchanges.set(pair, ex);
+      onExchange(ex);
+    },
+  });
+  const add = (pair: number | undefined, text: string, expectsOutput: boolean): Exchange | undefined => {
+    const index = framer.nextRequestIndex;
+    if (pair !== undefined) pairOfExchange.set(index, pair);
+    const ex = framer.addRequest(text, { expectsOutput });
+    if (ex) server!.write(`${text}\n`); // a blank line is no request
+    return ex;
+  };
+
+  let bytes = 0;
+  let overLimit: () => void = () => {};
+  let trailing: Buffer = Buffer.alloc(0);
+  server = await ServerProcess.start(s.command, { env: s.env, cwd: s.cwd }, {
+    onLine: (line) => {
+      framer.serverLine(line);
+      // Only a line that could be a request from the server is decoded again.
+      const reply = line.includes('"method"') ? answers.answer(line.toString('utf8')) : undefined;
+      if (reply) add(reply.pair, reply.text, false);
+    },
+    onActivity: (n) => {
+      framer.serverActivity();
+      bytes += n;
+      if (bytes > s.maxResponseBytes) overLimit();
+    },
+    onPartial: (tail) => framer.serverPartial(tail),
+  });
+  void server.closed.then(() => {
+    trailing = framer.finish();
+  });
+
+  const pairs = session.map((i) => ({ index: i, send: s.withDir(prepared.pairs[i].send), expectsOutput: prepared.pairs[i].expected !== '' }));
+  const stop = await new Promise<Stop | undefined>((resolve) => {
+    let k = -1;
+    let current: { pair: number; ex: Exchange } | undefined;
+    let timer: NodeJS.Timeout | undefined;
+    let deadline = 0;
+    let finished = false;
+    const received = (ex: Exchange | undefined) => Buffer.concat([...(ex?.chunks ?? []), server!.peekPartial()]);
+    const finish = (result: Stop | undefined) => {
+      if (finished) return;
+      finished = true;
+      if (timer) clearTimeout(timer);
+      onExchange = () => {};
+      overLimit = () => {};
+      resolve(result);
+    };
+    // One timer for the whole session, re-armed only when it fires early.
+    const onTimer = () => {
+      timer = undefined;
+      if (finished || !current) return;
+      const left = deadline - performance.now();
+      if (left > 0) timer = setTimeout(onTimer, left);
+      else finish({ pair: current.pair, reason: 'timeout', received: received(current.ex) });
+    };
+    const sendNext = () => {
+      current = undefined;
+      while (++k < pairs.length) {
+        const p = pairs[k];
+        if (answers.sent.has(p.index)) continue; // an answer already given to the server's request
+        answers.sent.add(p.index);
+        bytes = 0;
+        const ex = add(p.index, p.send, p.expectsOutput);
+        if (!ex || ex.complete) continue; // a notification or an answer: nothing to wait for
+        current = { pair: p.index, ex };
+        deadline = performance.now() + s.timeoutMs;
+        timer ??= setTimeout(onTimer, s.timeoutMs);
+        return;
+      }
+      finish(undefined);
+    };
+    // Over the limit only the ends are kept for the report: memory stays near the limit, not a multiple.
+    overLimit = () => finish({ pair: current?.pair ?? pairs[Math.max(0, k)]?.index ?? 0, reason: 'limit', received: ends([...(current?.ex.chunks ?? []), server!.discardOutput(ENDS_BYTES)]), total: bytes });
+    onExchange = (ex) => {
+      if (!current || ex !== current.ex) return;
+      const lastAndIdle = ex.rule.kind === 'idle' && k === pairs.length - 1;
+      if (ex.endedBy === 'eof' && !lastAndIdle) finish({ pair: current.pair, reason: 'exited', received: received(ex) });
+      else sendNext();
+    };
+    void server!.closed.then(() => {
+      // finish() in the framer has completed whatever was waiting; if it was not, stop here.
+      if (current && !current.ex.complete) finish({ pair: current.pair, reason: 'exited', received: received(current.ex) });
+    });
+    sendNext();
+  });
+
+  let exit: ServerExit;
+  if (stop && server.exit === undefined) exit = await server.stop(0);
+  else if (fewerLinesThanRecorded(prepared, session, exchanges)) exit = await server.stop(Math.min(s.timeoutMs, 5000)); // a slow notification's chance
+  else exit = await server.stop(500);
+  framer.dispose();
+  return { exchanges, stop, trailing: trailing.toString('utf8'), exit, stderrTail: server.stderrTail() };
+}
+
+const ENDS_BYTES = 4096;
+
+/** The first and last few KB of a long run of chunks, without joining all of it. */
+function ends(chunks: readonly Buffer[]): Buffer {
+  const total = chunks.reduce((n, c) => n + c.length, 0);
+  if (total <= 2 * ENDS_BYTES) return Buffer.concat(chunks);
+  const first: Buffer[] = [];
+  const last: Buffer[] = [];
+  for (let i = 0, n = 0; i < chunks.length && n < ENDS_BYTES; n += chunks[i++].length) first.push(chunks[i]);
+  for (let i = chunks.length - 1, n = 0; i >= 0 && n < ENDS_BYTES; n += chunks[i--].length) last.unshift(chunks[i]);
+  const head = Buffer.concat(first).subarray(0, ENDS_BYTES);
+  const tail = Buffer.concat(last);
+  return Buffer.concat([head, tail.subarray(tail.length - ENDS_BYTES)]);
+}
+
+/** The live run has fewer lines than the tape: a late server message may still come. */
+function fewerLinesThanRecorded(prepared: PreparedTape, session: readonly number[], exchanges: Map<number, Exchange>): boolean {
+  let recorded = 0;
+  let live = 0;
+  for (const i of session) {
+    recorded += prepared.pairs[i].expected.split('\n').length;
+    const ex = exchanges.get(i);
+    live += ex ? Buffer.concat(ex.chunks).toString('utf8').split('\n').length : 1;
+  }
+  return live < recorded;
+}
+
+/**
+ * Seed 000's single-shot servers (`--single-shot < req.json`): one request,
+ * stdin closed, everything it writes until it exits is the response.
+ */
+export async function driveSingleShot(prepared: PreparedTape, pair: number, s: DriveSettings): Promise<SessionRun> {
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  let overLimit = false;
+  let server: ServerProcess | undefined;
+  server = await ServerProcess.start(s.command, { env: s.env, cwd: s.cwd }, {
+    onLine: (line) => chunks.push(line),
+    onActivity: (n) => {
+      bytes += n;
+      if (bytes > s.maxResponseBytes && !overLimit) {
+        overLimit = true;
+        chunks.push(server!.discardOutput(ENDS_BYTES));
+        void server!.stop(0);
+      }
+    },
+    onPartial: (tail) => chunks.push(tail),
+  });
+  server.write(`${s.withDir(prepared.pairs[pair].send)}\n`);
+  server.closeStdin();
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = await Promise.race([
+    server.closed.then(() => false),
+    new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), s.timeoutMs))),
+  ]);
+  clearTimeout(timer);
+  const partial = timedOut ? server.peekPartial() : Buffer.alloc(0);
+  const exit = await server.stop(0);
+  const ex: Exchange = { index: 0, request: prepared.pairs[pair].send, rule: { kind: 'done' }, chunks, complete: true, endedBy: 'boundary' };
+  const stop: Stop | undefined = overLimit
+    ? { pair, reason: 'limit', received: ends(chunks), total: bytes }
+    : timedOut
+      ? { pair, reason: 'timeout', received: Buffer.concat([...chunks, partial]) }
+      : undefined;
+  return { exchanges: new Map(stop ? [] : [[pair, ex]]), stop, trailing: '', exit, stderrTail: server.stderrTail() };
+}

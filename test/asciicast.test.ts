@@ -199,7 +199,7 @@ describe('malformed casts are usage errors that name file and line', () => {
   });
 
   it('a missing file is an IO error naming it', async () => {
-    await expect(openCast(join(dir, 'missing.cast'))).rejects.toMatchObject({ code: 'IO_ERROR', location: { file: join(dir, 'missing.cast') } });
+    await expect(openCast(join(dir, 'missing.cast'))).rejects.toMatchObject({ code: 'STORAGE_READ_ERROR', location: { file: join(dir, 'missing.cast') } });
   });
 
   it('an unknown marker names the markers the tape has', async () => {

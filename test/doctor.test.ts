@@ -10,7 +10,7 @@ describe('tapedeck doctor', () => {
       const { result } = JSON.parse(r.stdout);
       expect(result.ok).toBe(true);
       expect(result.checks.map((c: { name: string }) => c.name)).toEqual([
-        'home-directory', 'pty-spawn', 'terminfo', 'chromium-found', 'font-package', 'playwright-browser', 'font-load', 'screenshot-export',
+        'home-directory', 'pty-spawn', 'control-socket', 'terminfo', 'chromium-found', 'font-package', 'playwright-browser', 'font-load', 'screenshot-export',
       ]);
       for (const c of result.checks) expect(c, c.name).toMatchObject({ ok: true });
       expect(result.checks.find((c: { name: string }) => c.name === 'font-load').detail).toMatch(/DejaVu Sans Mono loaded/);

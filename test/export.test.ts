@@ -79,7 +79,7 @@ describe('tapedeck export', () => {
     const dir = temp();
     const bad = await tapedeck(['export', V3, '--format', 'gif', '--out', join(dir, 'x')]);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('--format must be v2, v3, html or webm');
+    expect(bad.stderr).toContain('--format must be asciicast, v2, v3, html or webm');
     const broken = join(dir, 'broken.cast');
     writeFileSync(broken, '{"version": 2, "width": 10, "height": 2}\n[0.1, "o"\n');
     const res = await tapedeck(['export', broken, '--format', 'v3', '--out', join(dir, 'y.cast')]);

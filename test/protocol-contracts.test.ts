@@ -99,7 +99,10 @@ describe('per-tape scratch directory', () => {
     const res = await tapedeck(['replay', AGENT_GOLDEN, '--setup', setup, '--', ...server]);
     expect(res.stderr).toContain('0 drift(s)');
     expect(res.code).toBe(0);
-    const bare = await tapedeck(['replay', AGENT_GOLDEN, '--', ...server]); // an empty scratch directory: files missing
+    // An empty scratch directory: files missing. Replayed from a copy, so its candidate (.new) stays out of the repository.
+    const copy = join(temp(), 'agent-server.ndjson');
+    copyFileSync(AGENT_GOLDEN, copy);
+    const bare = await tapedeck(['replay', copy, '--', ...server]);
     expect(bare.code).toBe(1);
     const failing = await tapedeck(['replay', AGENT_GOLDEN, '--setup', 'echo no such fixture >&2; exit 3', '--', ...server]);
     expect(failing.code).toBe(2);

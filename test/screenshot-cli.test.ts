@@ -21,7 +21,7 @@ describe('tapedeck screenshot', () => {
     expect(Date.parse(env.timestamp)).not.toBeNaN();
     const png = readFileSync(out);
     expect(env.result).toMatchObject({
-      capturedAtSeq: 3, profileName: 'dark', cols: 60, rows: 10, artifactPath: out, pngSizeBytes: png.length,
+      capturedAtSeq: 3, profileName: 'reference-dark', cols: 60, rows: 10, artifactPath: out, pngSizeBytes: png.length,
       cursorVisible: true, rendererBackend: 'xterm-dom-chromium', pixelWidth: 556, pixelHeight: 196,
       sha256: createHash('sha256').update(png).digest('hex'),
     });
@@ -34,10 +34,10 @@ describe('tapedeck screenshot', () => {
     const b = join(temp.dir, 'end-light-nocursor.png');
     const r1 = await tapedeck(['screenshot', CAST, '--at', '0.55', '--out', a]);
     expect(r1.code).toBe(0);
-    expect(r1.stdout).toMatch(/^Screenshot saved: .*end\.png \(556x196 px, dark\)\n$/);
+    expect(r1.stdout).toMatch(/^Screenshot saved: .*end\.png \(556x196 px, reference-dark\)\n$/);
     const r2 = await tapedeck(['screenshot', CAST, '--profile', 'light', '--hide-cursor', '--out', b, '--json']);
     expect(r2.code).toBe(0);
-    expect(JSON.parse(r2.stdout).result).toMatchObject({ capturedAtSeq: 5, profileName: 'light', cursorVisible: false });
+    expect(JSON.parse(r2.stdout).result).toMatchObject({ capturedAtSeq: 5, profileName: 'reference-light', cursorVisible: false });
     expect(readFileSync(a).equals(readFileSync(GOLDEN))).toBe(false);
     expect(readFileSync(a).equals(readFileSync(b))).toBe(false);
   });

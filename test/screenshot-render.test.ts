@@ -169,7 +169,7 @@ describe('browser renderer', () => {
     expect(pixel(decodePng(dark.png), 1, 1)).toBe('#000000');
     expect(pixel(decodePng(light.png), 1, 1)).toBe('#ffffff');
     expect(dark.renderProfileHash).not.toBe(light.renderProfileHash);
-    await expect(renderSnapshot(snap, { profile: 'neon' })).rejects.toThrow(/unknown render profile "neon" \(known: dark, light\)/);
+    await expect(renderSnapshot(snap, { profile: 'neon' })).rejects.toThrow(/unknown render profile "neon" \(known: reference-dark, reference-light; aliases: dark, light\)/);
   });
 
   it('returns seed 002 §15.3 fields and writes the PNG', async () => {
@@ -179,7 +179,7 @@ describe('browser renderer', () => {
     s.dispose();
     const file = readFileSync(out);
     expect(shot).toMatchObject({
-      capturedAtSeq: 17, profileName: 'light', cols: 120, rows: 40, artifactPath: out, pngSizeBytes: file.length,
+      capturedAtSeq: 17, profileName: 'reference-light', cols: 120, rows: 40, artifactPath: out, pngSizeBytes: file.length,
       cursorVisible: true, rendererBackend: 'xterm-dom-chromium', sha256: createHash('sha256').update(file).digest('hex'),
     });
     expect(shot.renderProfileHash).toMatch(/^[0-9a-f]{64}$/);

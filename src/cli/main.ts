@@ -22,6 +22,7 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
   review: { summary: 'list pending goldens (.new) with their diffs; accept or reject them', load: async () => (await import('./commands/review.js')).run },
   fix: { summary: 'apply the fixes of drift envelopes read from stdin (fix --apply --from-stdin)', load: async () => (await import('./commands/fix.js')).run },
   explain: { summary: 'explain a TDxxxx diagnostic code', load: async () => (await import('./commands/explain.js')).run },
+  session: { summary: 'drive live terminal sessions (the agent-tty CLI: create, type, wait, snapshot, ...)', load: async () => (argv) => import('./agent-tty/main.js').then((m) => m.runAgentTty(argv, 'tapedeck session')) },
   version: { summary: 'print the version', load: async () => (await import('./commands/version.js')).run },
 };
 

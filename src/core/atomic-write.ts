@@ -13,7 +13,7 @@ export function writeFileAtomic(path: string, data: string | Uint8Array): void {
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     const reason = e.code === 'ENOENT' ? 'no such directory' : e.code === 'EACCES' ? 'permission denied' : e.code === 'ENOSPC' ? 'no space left on device' : e.message;
-    throw new TapedeckError('IO_ERROR', `cannot write: ${reason} (nothing was changed)`, { exitCode: ExitCode.usage, location: { file: path }, cause: err });
+    throw new TapedeckError('STORAGE_WRITE_ERROR', `cannot write: ${reason} (nothing was changed)`, { exitCode: ExitCode.usage, location: { file: path }, cause: err });
   }
 }
 

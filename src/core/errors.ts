@@ -38,7 +38,7 @@ export class TapedeckError extends Error {
 }
 
 export function usageError(message: string, details?: Record<string, unknown>): TapedeckError {
-  return new TapedeckError('USAGE', message, { exitCode: ExitCode.usage, details });
+  return new TapedeckError('INVALID_INPUT', message, { exitCode: ExitCode.usage, details });
 }
 
 /** Turns an fs error into a one-line message that names the file. */
@@ -50,7 +50,7 @@ export function ioError(file: string, err: unknown): TapedeckError {
     e?.code === 'EISDIR' ? 'is a directory' :
     e?.code === 'ENOSPC' ? 'no space left on device' :
     e?.message ?? String(err);
-  return new TapedeckError('IO_ERROR', `cannot read: ${reason}`, {
+  return new TapedeckError('STORAGE_READ_ERROR', `cannot read: ${reason}`, {
     exitCode: ExitCode.usage,
     location: { file },
     cause: err,

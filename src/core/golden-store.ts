@@ -172,8 +172,9 @@ export function checkGolden(check: GoldenCheck & { policy: UpdatePolicy }): Gold
   return new GoldenStore(check.policy).check(check);
 }
 
+/** TAPEDECK_GOLDENS wins over the config file's "goldens" (seed 002 §3: environment above the file). */
 export function defaultGoldenRoot(projectRoot: string, configured?: string, env: NodeJS.ProcessEnv = process.env): string {
-  return resolve(projectRoot, configured ?? env.TAPEDECK_GOLDENS ?? 'goldens');
+  return resolve(projectRoot, env.TAPEDECK_GOLDENS ?? configured ?? 'goldens');
 }
 
 /**

@@ -8,7 +8,7 @@ import { matchGolden } from './golden-match.js';
 import { assertTerminal, type MatchResult, type State } from './terminal.js';
 
 export interface ScreenshotMatcherOptions extends PixelCompareOptions {
-  /** Render profile name (dark, light) or object; default dark. */
+  /** Render profile name (reference-dark, reference-light; aliases dark, light) or object; default reference-dark. */
   profile?: string | RenderProfile;
   /** auto (default) follows the program; show/hide force the cursor. */
   cursor?: CursorMode;

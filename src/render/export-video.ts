@@ -39,7 +39,7 @@ export async function castToWebm(input: string, output: string, options: VideoOp
   const started = new Promise<void>((resolve, reject) => {
     ffmpeg.once('spawn', resolve);
     ffmpeg.once('error', (err: NodeJS.ErrnoException) =>
-      reject(new TapedeckError('EXPORT_FAILED', `cannot run ffmpeg: ${err.code === 'ENOENT' ? 'not installed (Debian: apt-get install -y ffmpeg; or set TAPEDECK_FFMPEG)' : err.message}`, { exitCode: ExitCode.exportFailure })),
+      reject(new TapedeckError('EXPORT_ERROR', `cannot run ffmpeg: ${err.code === 'ENOENT' ? 'not installed (Debian: apt-get install -y ffmpeg; or set TAPEDECK_FFMPEG)' : err.message}`, { exitCode: ExitCode.exportFailure })),
     );
   });
   let stderr = '';
@@ -110,5 +110,5 @@ export async function castToWebm(input: string, output: string, options: VideoOp
 }
 
 function ffmpegFailed(code: number | null, stderr: string): TapedeckError {
-  return new TapedeckError('EXPORT_FAILED', `ffmpeg failed (exit ${code}): ${stderr.trim().slice(-500) || 'no message'}`, { exitCode: ExitCode.exportFailure });
+  return new TapedeckError('EXPORT_ERROR', `ffmpeg failed (exit ${code}): ${stderr.trim().slice(-500) || 'no message'}`, { exitCode: ExitCode.exportFailure });
 }

@@ -42,16 +42,16 @@ const LIGHT_ANSI = [
 ];
 
 export const PROFILES: Readonly<Record<string, RenderProfile>> = {
-  dark: {
-    name: 'dark',
+  'reference-dark': {
+    name: 'reference-dark',
     theme: { background: '#000000', foreground: '#e5e5e5', cursor: '#e5e5e5', cursorAccent: '#000000', ansi: XTERM_ANSI },
     fontFamily: FONT_FAMILY,
     fontSize: 15,
     lineHeight: 1,
     padding: 8,
   },
-  light: {
-    name: 'light',
+  'reference-light': {
+    name: 'reference-light',
     theme: { background: '#ffffff', foreground: '#1f1f1f', cursor: '#1f1f1f', cursorAccent: '#ffffff', ansi: LIGHT_ANSI },
     fontFamily: FONT_FAMILY,
     fontSize: 15,
@@ -60,19 +60,33 @@ export const PROFILES: Readonly<Record<string, RenderProfile>> = {
   },
 };
 
-export const DEFAULT_PROFILE = 'dark';
+export const DEFAULT_PROFILE = 'reference-dark';
+
+/** tapedeck's earlier names, kept working (seed 002 names the profiles reference-dark/reference-light). */
+export const PROFILE_ALIASES: Readonly<Record<string, string>> = { dark: 'reference-dark', light: 'reference-light' };
 
 export function profileNames(): string[] {
   return Object.keys(PROFILES);
 }
 
+// The old names stay readable as PROFILES.dark / PROFILES.light (not enumerable: profileNames() lists the seed names).
+for (const [alias, name] of Object.entries(PROFILE_ALIASES)) Object.defineProperty(PROFILES, alias, { value: PROFILES[name], enumerable: false });
+
+/** The canonical name of a profile name or alias; unknown names are usage errors. */
+export function canonicalProfile(name: string): string {
+  return resolveProfile(name).name;
+}
+
 /** A built-in profile by name, or the profile object given. Unknown names are usage errors. */
 export function resolveProfile(profile: string | RenderProfile | undefined): RenderProfile {
-  if (profile === undefined) return PROFILES[process.env.TAPEDECK_PROFILE || DEFAULT_PROFILE] ?? PROFILES[DEFAULT_PROFILE];
+  if (profile === undefined) {
+    const fromEnv = process.env.AGENT_TTY_PROFILE || process.env.TAPEDECK_PROFILE || DEFAULT_PROFILE;
+    return PROFILES[PROFILE_ALIASES[fromEnv] ?? fromEnv] ?? PROFILES[DEFAULT_PROFILE];
+  }
   if (typeof profile !== 'string') return profile;
-  const found = PROFILES[profile];
+  const found = PROFILES[PROFILE_ALIASES[profile] ?? profile];
   if (!found) {
-    throw new TapedeckError('INVALID_RENDER_PROFILE', `unknown render profile ${JSON.stringify(profile)} (known: ${profileNames().join(', ')})`, {
+    throw new TapedeckError('INVALID_RENDER_PROFILE', `unknown render profile ${JSON.stringify(profile)} (known: ${profileNames().join(', ')}; aliases: ${Object.keys(PROFILE_ALIASES).join(', ')})`, {
       exitCode: ExitCode.usage,
       details: { profile, known: profileNames() },
     });

@@ -5,7 +5,7 @@ import { FONT_PACKAGES, packageDir, primaryFontFile } from './renderer-fonts.js'
 import { rendererPage, renderSnapshot } from './renderer.js';
 import { decodePng } from './pixel-diff-png.js';
 import { Screen } from '../session/screen.js';
-import { PROFILES } from './profiles.js';
+import { DEFAULT_PROFILE, PROFILES } from './profiles.js';
 
 /** One doctor check (seed 002 §19.2), with what to do when it failed. */
 export interface DoctorCheck {
@@ -69,7 +69,7 @@ async function screenshotCheck(): Promise<DoctorCheck> {
   const screen = new Screen({ rows: 3, cols: 12, scrollback: 0 });
   try {
     await screen.write('┌────┐\x1b[31mok\x1b[0m\r\n│ \x1b[1mhi\x1b[0m │\r\n└────┘');
-    const shot = await renderSnapshot(screen.snapshot({ includeCells: true }), { profile: 'dark' });
+    const shot = await renderSnapshot(screen.snapshot({ includeCells: true }), { profile: DEFAULT_PROFILE });
     const img = decodePng(shot.png);
     let ink = 0;
     for (let i = 0; i < img.data.length; i += 4) if (img.data[i] > 64 || img.data[i + 1] > 64 || img.data[i + 2] > 64) ink++;
@@ -88,7 +88,7 @@ async function screenshotCheck(): Promise<DoctorCheck> {
 async function fontLoadCheck(): Promise<DoctorCheck> {
   try {
     const { page } = await rendererPage();
-    const font = `${PROFILES.dark.fontSize}px "DejaVu Sans Mono"`;
+    const font = `${PROFILES[DEFAULT_PROFILE].fontSize}px "DejaVu Sans Mono"`;
     const loaded = await page.evaluate(async (f) => {
       await document.fonts.load(f);
       return [...document.fonts].filter((face) => face.family.replace(/["']/g, '') === 'DejaVu Sans Mono' && face.status === 'loaded').length;

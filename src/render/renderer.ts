@@ -18,7 +18,7 @@ import type { ScreenSnapshot } from '../session/screen.js';
 export const BROWSER_BACKEND = 'xterm-dom-chromium';
 
 export interface RenderOptions extends RepaintOptions {
-  /** A built-in profile name (dark, light) or a profile object; default dark (or TAPEDECK_PROFILE). */
+  /** A built-in profile name (reference-dark, reference-light; aliases dark, light) or a profile object; default reference-dark (or TAPEDECK_PROFILE). */
   profile?: string | RenderProfile;
   /** The tape the screen comes from, named when it is too large to render. */
   source?: FileLocation;

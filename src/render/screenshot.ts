@@ -49,7 +49,7 @@ export async function screenshotSnapshot(snap: ScreenSnapshot, capturedAtSeq: nu
     try {
       mkdirSync(dirname(artifactPath), { recursive: true });
     } catch (err) {
-      throw new TapedeckError('IO_ERROR', `cannot create the folder for the screenshot: ${(err as Error).message}`, { exitCode: ExitCode.usage, location: { file: options.out }, cause: err });
+      throw new TapedeckError('STORAGE_WRITE_ERROR', `cannot create the folder for the screenshot: ${(err as Error).message}`, { exitCode: ExitCode.usage, location: { file: options.out }, cause: err });
     }
     writeFileAtomic(artifactPath, rendered.png);
   }

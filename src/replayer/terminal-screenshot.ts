@@ -23,7 +23,7 @@ import type { PlannedStep, TerminalPlan } from './terminal-plan.js';
  * through the golden store, so update modes behave as for every other golden.
  */
 export interface ScreenshotCheckpointOptions extends PixelCompareOptions {
-  /** Render profile name (dark, light) or object; default dark (or TAPEDECK_PROFILE). */
+  /** Render profile name (reference-dark, reference-light; aliases dark, light) or object; default reference-dark (or TAPEDECK_PROFILE). */
   profile?: string | RenderProfile;
   /** auto (default) follows the program; show/hide force the cursor. */
   cursor?: CursorMode;

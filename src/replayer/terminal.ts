@@ -1,5 +1,6 @@
 import { readFileSync, rmSync, statSync } from 'node:fs';
 import { TapedeckError } from '../core/errors.js';
+import { signalExitCode } from '../core/process.js';
 import type { ScreenMask } from '../render/golden-text.js';
 import type { TerminalEvent } from '../session/events.js';
 import { spawnTerminal, type Terminal, type TerminalExit } from '../session/terminal.js';
@@ -289,6 +290,9 @@ class TerminalReplay {
     const frame = this.shots ? this.terminal.screen.snapshot({ includeCells: true }) : undefined;
     if (this.options.realtime) await this.sleepRecordedInterval(step);
     this.stepDone(step, this.terminal.marker(step.marker!).seq);
+    // agent-tty writes a signal it sent as a "signal:SIGxxx" marker (asciicast has no signal event): send it again.
+    const signal = /^signal:(SIG[A-Z0-9]+)$/.exec(step.marker!)?.[1];
+    if (signal && this.terminal.running) this.terminal.signal(signal);
     const textDrift = outcome.matched
       ? undefined
       : screenDrift(this.plan, step, 'TD1102', `checkpoint ${step.description}: screen differs`, outcome.key, [`waited ${Math.round(outcome.waitedMs)} ms`]);
@@ -308,7 +312,8 @@ class TerminalReplay {
     if (recorded !== undefined) {
       exit = await exitWithin(this.terminal.exited, this.timeoutMs);
       const live = exit ? (exit.signal ? `signal ${exit.signal}` : `exit ${exit.exitCode}`) : `still running after ${this.timeoutMs} ms`;
-      if (!exit || exit.signal || exit.exitCode !== recorded) {
+      // A cast records a signal death as the shell's 128+N, so a live death by the same signal matches.
+      if (!exit || (exit.signal ? signalExitCode(exit.signal as NodeJS.Signals) : exit.exitCode) !== recorded) {
         exitDrift = terminalDrift(this.plan, step, 'TD1104', `exit status differs: recorded exit ${recorded}, live ${live}`, [`recorded: exit ${recorded}`, `live: ${live}`], `exit ${recorded}`, live);
       }
     }

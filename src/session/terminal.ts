@@ -53,11 +53,10 @@ export interface TerminalSnapshot extends ScreenSnapshot {
   capturedAtSeq: number;
 }
 
+/** Seed 002 §13.5's render-wait result; a timeout rejects (WAIT_TIMEOUT), so matched is always true. */
 export interface ScreenWaitResult {
-  matchedText?: string;
-  cursorRow: number;
-  cursorCol: number;
-  capturedAtSeq: number;
+  matched: true; timedOut: false; matchedText?: string;
+  cursorRow: number; cursorCol: number; capturedAtSeq: number;
 }
 
 interface WaitContext<T> {
@@ -209,9 +208,9 @@ export class Terminal {
     return this.send('type', Buffer.from(text, 'utf8'), { text });
   }
 
-  /** Pastes text: bracketed (ESC[200~ … ESC[201~) when the program enabled DECSET 2004, raw otherwise. */
-  paste(text: string): InputResult {
-    const body = this.screen.modes.bracketedPaste ? `\x1b[200~${text}\x1b[201~` : text;
+  /** Pastes text: bracketed (ESC[200~ … ESC[201~) when the program enabled DECSET 2004 or alwaysBracketed (seed 002), raw otherwise. */
+  paste(text: string, options: { alwaysBracketed?: boolean } = {}): InputResult {
+    const body = this.screen.modes.bracketedPaste || options.alwaysBracketed ? `\x1b[200~${text}\x1b[201~` : text;
     return this.send('paste', Buffer.from(body, 'utf8'), { text });
   }
 
@@ -327,7 +326,7 @@ export class Terminal {
 
   private screenResult(matchedText?: string): ScreenWaitResult {
     const c = this.screen.cursor;
-    return { ...(matchedText === undefined ? {} : { matchedText }), cursorRow: c.row, cursorCol: c.col, capturedAtSeq: this.renderedSeq };
+    return { matched: true, timedOut: false, ...(matchedText === undefined ? {} : { matchedText }), cursorRow: c.row, cursorCol: c.col, capturedAtSeq: this.renderedSeq };
   }
 
   /** A wait on a screen condition: checked now, after every parsed output, and once more at exit. */
@@ -372,11 +371,11 @@ export class Terminal {
   }
 
   /** Waits until the program wrote nothing for `idleMs` (or has exited). */
-  waitForIdle(idleMs: number, options: WaitOptions = {}): Promise<{ idleMs: number; capturedAtSeq: number }> {
+  waitForIdle(idleMs: number, options: WaitOptions = {}): Promise<{ timedOut: false; idleMs: number; capturedAtSeq: number }> {
     validateDuration('idleMs', idleMs);
     let idleTimer: NodeJS.Timeout | undefined;
-    type R = { idleMs: number; capturedAtSeq: number };
-    const settled = (ctx: WaitContext<R>) => void this.screen.flush().then(() => ctx.resolve({ idleMs, capturedAtSeq: this.renderedSeq }));
+    type R = { timedOut: false; idleMs: number; capturedAtSeq: number };
+    const settled = (ctx: WaitContext<R>) => void this.screen.flush().then(() => ctx.resolve({ timedOut: false, idleMs, capturedAtSeq: this.renderedSeq }));
     const arm = (ctx: WaitContext<R>) => {
       clearTimeout(idleTimer);
       idleTimer = setTimeout(() => settled(ctx), idleMs);

@@ -82,7 +82,7 @@ export class CastWriter {
     try {
       this.fd = openSync(this.tmpPath, 'w', 0o644);
     } catch (err) {
-      throw new TapedeckError('IO_ERROR', `cannot write: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, {
+      throw new TapedeckError('STORAGE_WRITE_ERROR', `cannot write: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, {
         exitCode: ExitCode.usage,
         location: { file: path },
         cause: err,
@@ -174,7 +174,7 @@ export class CastWriter {
   close(): void {
     if (this.failure) {
       const e = this.failure as NodeJS.ErrnoException;
-      throw new TapedeckError('IO_ERROR', `cannot write: ${e.code === 'ENOSPC' ? 'no space left on device' : e.code ?? e.message}; the tape was not written`, {
+      throw new TapedeckError('STORAGE_WRITE_ERROR', `cannot write: ${e.code === 'ENOSPC' ? 'no space left on device' : e.code ?? e.message}; the tape was not written`, {
         exitCode: ExitCode.usage,
         location: { file: this.path },
         cause: e,
@@ -191,7 +191,7 @@ export class CastWriter {
       renameSync(this.tmpPath, this.path);
     } catch (err) {
       rmSync(this.tmpPath, { force: true });
-      throw new TapedeckError('IO_ERROR', `cannot write: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, {
+      throw new TapedeckError('STORAGE_WRITE_ERROR', `cannot write: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, {
         exitCode: ExitCode.usage,
         location: { file: this.path },
         cause: err,

@@ -7,12 +7,14 @@ import { usageError } from '../../core/errors.js';
 import { resultEnvelope } from '../../core/envelope.js';
 import { ExitCode } from '../../core/exit-codes.js';
 import { spawnTerminal } from '../../session/terminal.js';
+import { socketCheck } from '../../session/socket-check.js';
 import { closeRenderer } from '../../render/renderer.js';
 import { rendererChecks, type DoctorCheck } from '../../render/renderer-doctor.js';
 
 const HELP = `usage: tapedeck doctor [--home DIR] [--json]
 
 Checks what tapedeck needs on this machine: the home directory, PTY spawn,
+control sockets (a 0600 Unix socket in a 0700 directory, as session hosts use),
 Chromium (found and launching), the pinned font (installed and loading in the
 page) and a test screenshot. Exit 0 when all pass, 8 when something is missing.
 Environment: TAPEDECK_HOME (default ~/.tapedeck), TAPEDECK_CHROMIUM (default
@@ -80,7 +82,7 @@ function tempFilesCheck(): DoctorCheck {
 }
 
 export async function runDoctorChecks(home?: string): Promise<DoctorCheck[]> {
-  const checks = [homeCheck(homeDirectory(home)), await ptyCheck(), terminfoCheck(), tempFilesCheck()];
+  const checks: DoctorCheck[] = [homeCheck(homeDirectory(home)), await ptyCheck(), await socketCheck(), terminfoCheck(), tempFilesCheck()];
   try {
     checks.push(...(await rendererChecks()));
   } finally {

@@ -6,8 +6,9 @@ import { castToHtml } from '../../report/export-html.js';
 import { parseIntOption, parseOptions } from '../args.js';
 import { resolveProfile } from '../../render/profiles.js';
 
-const HELP = `usage: tapedeck export FILE.cast --format v2|v3|html|webm --out FILE [options]
+const HELP = `usage: tapedeck export FILE.cast --format asciicast|v2|v3|html|webm --out FILE [options]
 
+  asciicast  asciicast v3 (seed 002's name; the same as v3)
   v2, v3   convert between asciicast versions (inputs, markers, resizes and the exit kept)
   html     a self-contained page playing the cast in asciinema-player (no network)
   webm     a video drawn by the screenshot renderer and encoded with ffmpeg
@@ -15,7 +16,7 @@ const HELP = `usage: tapedeck export FILE.cast --format v2|v3|html|webm --out FI
 webm options:
   --fps N              frames per second (default 10)
   --idle-time-limit S  shorten pauses longer than S seconds (default 2)
-  --profile NAME       render profile (dark, light)
+  --profile NAME       render profile (reference-dark, reference-light; aliases dark, light)
   --hide-cursor
 `;
 
@@ -38,8 +39,8 @@ export async function run(argv: string[]): Promise<number> {
   const [input] = positionals;
   const format = values.format;
   let result: Record<string, unknown>;
-  if (format === 'v2' || format === 'v3') {
-    result = await convertCast(input, values.out, format);
+  if (format === 'v2' || format === 'v3' || format === 'asciicast') {
+    result = await convertCast(input, values.out, format === 'asciicast' ? 'v3' : format);
   } else if (format === 'html') {
     writeFileAtomic(values.out, await castToHtml(input));
     result = {};
@@ -60,7 +61,7 @@ export async function run(argv: string[]): Promise<number> {
       await closeRenderer();
     }
   } else {
-    throw usageError(`export: --format must be v2, v3, html or webm, got ${JSON.stringify(format ?? '')}`);
+    throw usageError(`export: --format must be asciicast, v2, v3, html or webm, got ${JSON.stringify(format ?? '')}`);
   }
   if (values.json) process.stdout.write(`${JSON.stringify(resultEnvelope('export', { format, out: values.out, ...result }))}\n`);
   else process.stderr.write(`tapedeck: wrote ${values.out}\n`);

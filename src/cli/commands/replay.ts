@@ -83,7 +83,7 @@ terminal tapes:
   --max-diff-pixels N  how many pixels may differ (default 0)
   --max-diff-pixel-ratio R
                        what fraction of the pixels may differ, 0..1 (default 0)
-  --profile NAME       render profile: ${profileNames().join(', ')} (default dark, or TAPEDECK_PROFILE)
+  --profile NAME       render profile: ${profileNames().join(', ')} (aliases dark, light; default reference-dark, or TAPEDECK_PROFILE)
 `;
 
 export async function run(argv: string[]): Promise<number> {

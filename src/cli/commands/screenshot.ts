@@ -13,7 +13,7 @@ const HELP = `usage: tapedeck screenshot FILE.cast [--at MARKER|SECONDS] [--prof
 Plays the tape up to a marker (after it) or a time in seconds (default: the
 end) and renders that screen to a PNG with Chromium, xterm.js and the pinned
 font. The cursor follows the program unless --show-cursor/--hide-cursor.
-Profiles: ${profileNames().join(', ')} (default dark, or TAPEDECK_PROFILE).
+Profiles: ${profileNames().join(', ')} (aliases dark, light; default reference-dark, or AGENT_TTY_PROFILE / TAPEDECK_PROFILE).
 Chromium: /usr/bin/chromium unless TAPEDECK_CHROMIUM names another binary.`;
 
 export async function run(argv: string[]): Promise<number> {
@@ -24,6 +24,8 @@ export async function run(argv: string[]): Promise<number> {
     if (json && err instanceof TapedeckError) {
       const details = { ...(err.details ?? {}), ...(err.location ? { location: err.location } : {}) };
       process.stdout.write(`${JSON.stringify(errorEnvelope('screenshot', { code: err.code, message: err.describe(), details }))}\n`);
+    } else if (json) {
+      process.stdout.write(`${JSON.stringify(errorEnvelope('screenshot', { code: 'INTERNAL_ERROR', message: `internal error: ${(err as Error)?.message ?? String(err)}` }))}\n`);
     }
     throw err;
   } finally {

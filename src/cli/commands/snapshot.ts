@@ -3,11 +3,12 @@ import { usageError } from '../../core/errors.js';
 import { resultEnvelope } from '../../core/envelope.js';
 import { playCast, type CastPosition } from '../../session/cast-play.js';
 
-const HELP = `usage: tapedeck snapshot FILE.cast [--at MARKER|SECONDS] [--format text|json] [--include-scrollback] [--include-cells]
+const HELP = `usage: tapedeck snapshot FILE.cast [--at MARKER|SECONDS] [--format text|structured] [--include-scrollback] [--include-cells]
 
 Plays the tape onto a headless terminal up to a marker (after it) or a time in
 seconds (every event at or before it; default: the end) and prints the screen.
-A number is read as seconds; anything else as a marker name.`;
+A number is read as seconds; anything else as a marker name. --format structured
+(seed 002's name; "json" is kept as an alias) prints the §1.3 envelope.`;
 
 export function parsePosition(at: string | undefined): CastPosition {
   if (at === undefined) return undefined;
@@ -34,13 +35,14 @@ export async function run(argv: string[]): Promise<number> {
     return 0;
   }
   if (positionals.length !== 1) throw usageError('snapshot: expected exactly one FILE.cast');
-  const format = values.format ?? (values.json ? 'json' : 'text');
-  if (format !== 'text' && format !== 'json') throw usageError(`snapshot: --format expects text or json, got ${JSON.stringify(format)}`);
+  const given = values.format ?? (values.json ? 'structured' : 'text');
+  const format = given === 'json' ? 'structured' : given;
+  if (format !== 'text' && format !== 'structured') throw usageError(`snapshot: --format expects text or structured (alias json), got ${JSON.stringify(given)}`);
   const file = positionals[0];
   const played = await playCast(file, parsePosition(values.at));
   try {
     const snap = played.screen.snapshot({ includeScrollback: values['include-scrollback'], includeCells: values['include-cells'] });
-    if (format === 'json') {
+    if (format === 'structured') {
       const result = { file, at: values.at ?? null, time: played.time, ...(played.exitStatus === undefined ? {} : { exitStatus: played.exitStatus }), ...snap };
       process.stdout.write(`${JSON.stringify(resultEnvelope('snapshot', result))}\n`);
     } else {

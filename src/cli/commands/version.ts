@@ -5,9 +5,29 @@ export function packageVersion(): string {
   return pkg.version;
 }
 
+/** agent-tty's control protocol version: bumped when a request or result shape changes incompatibly. */
+export const PROTOCOL_VERSION = '1.0.0';
+/**
+ * Static, as in seed 002 §20: the one backend screenshots are drawn with
+ * (render/renderer.ts BROWSER_BACKEND, not imported: it loads Playwright; a test keeps them equal).
+ */
+export const RENDERER_BACKENDS = ['xterm-dom-chromium'];
+
+/** Seed 002 §20's `version --json` result, shared by `tapedeck version` and `agent-tty version`. */
+export function versionResult(): Record<string, unknown> {
+  return {
+    cliVersion: packageVersion(),
+    protocolVersion: PROTOCOL_VERSION,
+    rendererBackends: RENDERER_BACKENDS,
+    runtime: { node: process.version, platform: process.platform, arch: process.arch },
+  };
+}
+
 export async function run(argv: string[]): Promise<number> {
   if (argv.includes('--json')) {
-    process.stdout.write(`${JSON.stringify({ ok: true, command: 'version', timestamp: new Date().toISOString(), result: { version: packageVersion(), node: process.version } })}\n`);
+    // version and node are kept beside the seed's fields for older readers.
+    const result = { ...versionResult(), version: packageVersion(), node: process.version };
+    process.stdout.write(`${JSON.stringify({ ok: true, command: 'version', timestamp: new Date().toISOString(), result })}\n`);
   } else {
     process.stdout.write(`tapedeck ${packageVersion()}\n`);
   }

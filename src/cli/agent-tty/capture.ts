@@ -1,0 +1,44 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ScreenSnapshot } from '../../session/screen.js';
+import { recordArtifact } from './artifacts.js';
+import type { AgentContext } from './config.js';
+import { newId } from './ids.js';
+import { isTerminal } from './manifest.js';
+import { offlineSnapshot } from './offline.js';
+import { sessionPaths } from './paths.js';
+import { callHost, loadSession, notRunningError } from './session-access.js';
+import { snapshotResult, type SnapshotArgs } from './snapshot-shape.js';
+
+/**
+ * A session's screen as a snapshot result: from the live host when there is
+ * one, else (the program ended and its host left) rebuilt from the event log.
+ */
+export async function captureSnapshot(ctx: AgentContext, id: string, args: SnapshotArgs): Promise<Record<string, unknown>> {
+  const record = loadSession(ctx, id);
+  if (record.hostPid !== null) return callHost(ctx, id, 'snapshot', args as Record<string, unknown>);
+  if (!isTerminal(record.status)) throw notRunningError(record, 'snapshot');
+  const snap = await offlineSnapshot(ctx.home, record, { includeScrollback: Boolean(args.includeScrollback), includeCells: Boolean(args.includeCells) });
+  const result = { ...snapshotResult(record.sessionId, snap, args), offline: true };
+  if (args.persist === false) return result;
+  const snapshotId = newId('snap');
+  const dir = sessionPaths(ctx.home, record.sessionId).artifactsDir;
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, `${snapshotId}.json`);
+  const withId = { snapshotId, ...result, artifactPath: path };
+  writeFileSync(path, `${JSON.stringify(withId)}\n`, { mode: 0o600 });
+  recordArtifact(ctx.home, record.sessionId, { artifactId: snapshotId, kind: 'snapshot', path, createdAt: new Date().toISOString(), capturedAtSeq: snap.capturedAtSeq });
+  return withId;
+}
+
+/** The structured result back as the ScreenSnapshot the renderer takes. */
+export function asScreenSnapshot(result: Record<string, unknown>): ScreenSnapshot {
+  return {
+    rows: result.rows as number,
+    cols: result.cols as number,
+    cursor: result.cursor as ScreenSnapshot['cursor'],
+    isAltScreen: result.isAltScreen as boolean,
+    visibleLines: result.visibleLines as string[],
+    cells: result.cells as ScreenSnapshot['cells'],
+  };
+}

@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { agentHome, agentTty, ok } from './helpers/agent-tty.js';
+
+/**
+ * Golden envelopes: the success and failure envelope of every command, with
+ * what varies from run to run (times, ids, pids, paths, hashes, seqs) replaced
+ * by placeholders, locked in goldens/agent-tty/. A change to any field name,
+ * error code, exit code or message shows up as a diff here.
+ * Update after an intended change: npx vitest run test/agent-tty-golden.test.ts -u
+ */
+let home: string;
+let cleanup: () => Promise<void>;
+let id: string;
+const envelopes: Record<string, unknown> = {};
+
+const VOLATILE_NUMBERS = new Set(['hostPid', 'childPid', 'pid', 'uptime', 'durationSeconds', 'capturedAtSeq', 'seq', 'lastEventSeq', 'eventCount', 'pngSizeBytes', 'idleMs', 'events', 'frames']);
+const VOLATILE_STRINGS = new Set(['timestamp', 'createdAt', 'updatedAt', 'sha256', 'renderProfileHash', 'node', 'detail', 'cwd', 'shell']);
+
+function normalise(value: unknown, key = ''): unknown {
+  if (Array.isArray(value)) return value.map((v) => normalise(v));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, normalise(v, k)]));
+  }
+  if (typeof value === 'number' && VOLATILE_NUMBERS.has(key)) return `<${key}>`;
+  if (typeof value === 'string') {
+    if (VOLATILE_STRINGS.has(key)) return `<${key}>`;
+    return value
+      .replaceAll(home, '<home>')
+      .replace(/\b(sess|snap|shot|rec|vid)_[0-9A-Z]{26}\b/g, '<$1_id>')
+      .replace(/\d+ ms\b/g, '<n> ms');
+  }
+  return value;
+}
+
+/** Runs one CLI call and keeps its normalised envelope and exit code under `name`. */
+async function capture(name: string, args: string[]): Promise<number | null> {
+  const r = await agentTty(home, args);
+  envelopes[name] = { exitCode: r.code, envelope: normalise(r.env) };
+  return r.code;
+}
+
+beforeAll(async () => {
+  ({ home, cleanup } = agentHome());
+});
+afterAll(async () => cleanup());
+
+describe('agent-tty golden envelopes', () => {
+  it('locks every command’s success and failure envelope', async () => {
+    await capture('create.ok', ['create', '--rows', '4', '--cols', '30', '--name', 'golden', '--env', 'A=1', '--', 'sh', '-c', 'printf "ready\\n"; read x; echo "got $x"; read y; exec sleep 600']);
+    id = (await ok(home, ['list'])).sessions[0].sessionId;
+    await capture('create.fail', ['create', '--rows', '0']);
+    await capture('list.ok', ['list']);
+    await capture('list.fail', ['list', 'extra']);
+    await capture('wait.ok', ['wait', id, '--text', 'ready']);
+    await capture('wait.timeout', ['wait', id, '--text', 'never', '--timeout-ms', '200']);
+    await capture('wait.fail', ['wait', id, '--text', 'a', '--exit']);
+    await capture('type.ok', ['type', id, 'one', '--append-newline']);
+    await capture('type.fail', ['type', id]);
+    await ok(home, ['wait', id, '--text', 'got one']);
+    await capture('paste.ok', ['paste', id, 'two']);
+    await capture('paste.fail', ['paste', id, 'x', '--file', 'y']);
+    await capture('send-keys.ok', ['send-keys', id, 'Enter']);
+    await capture('send-keys.fail', ['send-keys', id, 'ctrl+shift+nope']);
+    await capture('resize.ok', ['resize', id, '--rows', '5', '--cols', '32']);
+    await capture('resize.fail', ['resize', id, '--rows', '5']);
+    await ok(home, ['wait', id, '--text', 'two^[[201~']); // the tty's echo of the paste, before snapshotting it
+    await capture('snapshot.ok', ['snapshot', id]);
+    await capture('snapshot.text', ['snapshot', id, '--format', 'text']);
+    await capture('snapshot.fail', ['snapshot', id, '--format', 'cells']);
+    await capture('screenshot.fail', ['screenshot', id, '--profile', 'sepia']);
+    await capture('record-export.ok', ['record', 'export', id, '--format', 'asciicast', '--out', join(home, 'golden.cast')]);
+    await capture('record-export.fail', ['record', 'export', id, '--format', 'gif']);
+    await capture('inspect.fail', ['inspect', 'sess_00000000000000000000000000']);
+    await capture('signal.fail', ['signal', id, 'SIGNOPE']);
+    await capture('signal.ok', ['signal', id, 'TERM']);
+    await ok(home, ['wait', id, '--exit']);
+    await capture('inspect.ok', ['inspect', id]);
+    await capture('destroy.ok', ['destroy', id]);
+    await capture('destroy.fail', ['destroy', id]);
+    await capture('gc.ok', ['gc', '--older-than', '1ms', '--dry-run']);
+    await capture('gc.fail', ['gc', '--older-than', 'forever']);
+    await capture('version.ok', ['version']);
+    await capture('version.fail', ['version', '--verbose']);
+    await capture('doctor.fail', ['doctor', 'now']);
+    await capture('usage.fail', ['frobnicate']);
+    await expect(`${JSON.stringify(envelopes, null, 2)}\n`).toMatchFileSnapshot('../goldens/agent-tty/envelopes.json');
+  });
+
+  it('locks the screenshot and doctor success envelopes (these start Chromium)', async () => {
+    const s = await ok(home, ['create', '--rows', '3', '--cols', '20', '--', 'sh', '-c', 'echo shot; read x']);
+    await ok(home, ['wait', s.sessionId, '--text', 'shot']);
+    const shots: Record<string, unknown> = {};
+    const shot = await agentTty(home, ['--profile', 'light', 'screenshot', s.sessionId, '--hide-cursor']);
+    shots['screenshot.ok'] = { exitCode: shot.code, envelope: normalise(shot.env) };
+    const doctor = await agentTty(home, ['doctor']);
+    shots['doctor.ok'] = { exitCode: doctor.code, envelope: normalise(doctor.env) };
+    await ok(home, ['destroy', s.sessionId]);
+    await expect(`${JSON.stringify(shots, null, 2)}\n`).toMatchFileSnapshot('../goldens/agent-tty/render-envelopes.json');
+  });
+});

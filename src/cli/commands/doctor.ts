@@ -78,7 +78,7 @@ function terminfoCheck(): DoctorCheck {
 /** Removes what killed tapedeck processes left: its temp folder, and sibling temp files here and in goldens/. */
 function tempFilesCheck(): DoctorCheck {
   const removed = [tapedeckTempDir(), process.cwd(), join(process.cwd(), 'goldens')].flatMap(sweepStaleTemps);
-  return { name: 'temp files', ok: true, detail: removed.length ? `removed ${removed.length} left by killed runs` : 'none left by killed runs' };
+  return { name: 'temp-files', ok: true, detail: removed.length ? `removed ${removed.length} left by killed runs` : 'none left by killed runs' };
 }
 
 export async function runDoctorChecks(home?: string): Promise<DoctorCheck[]> {

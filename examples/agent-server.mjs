@@ -6,14 +6,22 @@
 // with trailing spaces needs formatting. A realistic target for tapedeck's
 // protocol recorder and replayer; not a real compiler.
 //
+// Transports (seed 000): stdio by default;
+//   --transport http --listen HOST:PORT (or --port N) [--auth-token T]
+//       POST /v1/agent, POST /v1/agent/batch, GET /v1/agent/version; a fresh session per request
+//   --transport unix --listen PATH (or --socket PATH)
+//       the stdio wire format per connection, each connection its own session
+//
 // Environment knobs used by tests to play a changed server:
 //   AGENT_SERVER_CRASH_ON=<op>   exit 3 (with a message on stderr) when that op arrives
 //   AGENT_SERVER_HANG_ON=<op>    never answer that op
+//   AGENT_SERVER_VERSION=<v>     report another mty_version
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { resolve } from 'node:path';
 
 const VERSION = '0.35.0';
+const REPORTED_VERSION = process.env.AGENT_SERVER_VERSION ?? VERSION;
 const root = process.env.AGENT_SERVER_ROOT ?? new URL('./project/', import.meta.url).pathname;
 
 const EXPLAIN = {
@@ -21,7 +29,9 @@ const EXPLAIN = {
   MT1001: 'A name was used that is not declared in scope. Check the spelling or import it.',
 };
 
-const send = (obj) => process.stdout.write(`${JSON.stringify(obj)}\n`);
+// Where the current request's response goes: stdout, an HTTP response or a socket.
+let write = (text) => process.stdout.write(text);
+const send = (obj) => write(`${JSON.stringify(obj)}\n`);
 let lastExitCode = 0;
 const done = (code) => {
   lastExitCode = code;
@@ -104,24 +114,13 @@ function protocolError(message) {
   done(2);
 }
 
-// Seed 000's --single-shot: the whole of stdin is one request; exit with its done code.
-if (process.argv.includes('--single-shot')) {
-  const chunks = [];
-  process.stdin.on('data', (c) => chunks.push(c));
-  process.stdin.on('end', () => {
-    handle(Buffer.concat(chunks).toString('utf8').trim());
-    process.exitCode = lastExitCode;
-  });
-} else {
-  const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
-  rl.on('line', (line) => {
-    if (handle(line) === 'halt') rl.close();
-  });
-  rl.on('close', () => process.exit(0));
-}
-
-function handle(line) {
-  if (line.trim() === '') return;
+/**
+ * Handles one request line, its response written through `out`. Returns
+ * 'halt' after a halt, 'hang' when it will never answer, else undefined.
+ */
+export function handleLine(line, out) {
+  if (line.trim() === '') return undefined;
+  write = out;
   let req;
   try {
     req = JSON.parse(line);
@@ -133,13 +132,13 @@ function handle(line) {
     process.stderr.write(`agent-server: panic while handling ${req.op}: index out of bounds\n`);
     process.exit(3);
   }
-  if (process.env.AGENT_SERVER_HANG_ON === req.op) return;
+  if (process.env.AGENT_SERVER_HANG_ON === req.op) return 'hang';
   switch (req.op) {
     case 'check': return check(req);
     case 'explain': return explain(req);
     case 'fmt': return fmt(req);
     case 'version':
-      send({ kind: 'result', op: 'version', ok: true, mty_version: VERSION, agent_protocol: '1.0' });
+      send({ kind: 'result', op: 'version', ok: true, mty_version: REPORTED_VERSION, agent_protocol: '1.0' });
       return done(0);
     case 'halt':
       done(0);
@@ -147,4 +146,37 @@ function handle(line) {
     default:
       return protocolError(`unknown op: ${req.op}`);
   }
+}
+
+export const versionBody = () => ({ mty_version: REPORTED_VERSION, agent_protocol: '1.0' });
+
+const argv = process.argv.slice(2);
+const flag = (name) => {
+  const i = argv.indexOf(name);
+  return i >= 0 ? argv[i + 1] : undefined;
+};
+const transport = flag('--transport') ?? 'stdio';
+// The network transports load only when asked for, so the stdio server stays one self-contained file.
+if (transport === 'http') {
+  const { serveHttp } = await import('./agent-server-transports.mjs');
+  const port = flag('--port');
+  serveHttp(flag('--listen') ?? (port ? `127.0.0.1:${port}` : '127.0.0.1:9090'), flag('--auth-token'), handleLine, versionBody);
+} else if (transport === 'unix') {
+  const { serveUnix } = await import('./agent-server-transports.mjs');
+  serveUnix(flag('--listen') ?? flag('--socket') ?? '/tmp/mty-agent.sock', handleLine);
+} else if (process.argv.includes('--single-shot')) {
+  // Seed 000's --single-shot: the whole of stdin is one request; exit with its done code.
+  const chunks = [];
+  process.stdin.on('data', (c) => chunks.push(c));
+  process.stdin.on('end', () => {
+    handleLine(Buffer.concat(chunks).toString('utf8').trim(), (text) => process.stdout.write(text));
+    process.exitCode = lastExitCode;
+  });
+} else {
+  const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
+  const toStdout = (text) => process.stdout.write(text);
+  rl.on('line', (line) => {
+    if (handleLine(line, toStdout) === 'halt') rl.close();
+  });
+  rl.on('close', () => process.exit(0));
 }

@@ -24,6 +24,7 @@ export { convertCast } from './tape/asciicast-convert.js';
 export { recordProtocol, type RecordProtocolOptions, type RecordProtocolResult } from './recorder/protocol-tap.js';
 export { recordTerminal, type RecordTerminalOptions, type RecordResult } from './recorder/terminal.js';
 export { recordScript, type ScriptStep, type RecordScriptOptions } from './recorder/terminal-script.js';
+export { recordTransport, type RecordTransportOptions } from './recorder/record-transport.js';
 
 // Replay and serve
 export { Normaliser, type NormaliseRules, type TextFilter } from './core/normalise.js';
@@ -32,6 +33,8 @@ export { replayProtocolTape, type ProtocolReplayOptions, type TapeReplayResult, 
 export { projectTrust, type TapeTrust } from './replayer/tape-trust.js';
 export { replayTerminal, type TerminalReplayOptions, type TerminalTapeResult, type TerminalStepResult, type TerminalStepStatus } from './replayer/terminal.js';
 export { serveTape, type ServeOptions, type ServeResult } from './replayer/serve.js';
+export { serveTransport, type TransportServeOptions } from './replayer/serve-transport.js';
+export type { TransportTarget } from './replayer/transport-replay.js';
 export { driftToEnvelope } from './replayer/envelopes.js';
 
 // Live terminal sessions

@@ -164,6 +164,28 @@ const catalogue: CodeInfo[] = [
       'and build on other writers\' changes; this one could not, and wrote nothing. Replay the tape again.',
   },
   {
+    code: 'TD2010',
+    title: 'request body too large',
+    explanation:
+      'An HTTP request body was over the limit of the recording proxy or `serve --transport http` (default ' +
+      '8 MiB, --max-body BYTES). It was answered with 413 and never read into memory whole.',
+  },
+  {
+    code: 'TD2011',
+    title: 'cannot listen',
+    explanation:
+      'The --listen address could not be bound: the port is in use, the address is not this machine\'s, or a ' +
+      'Unix socket was asked for in a directory that is missing or writable by others (a socket must live in ' +
+      'a directory only you can write to; leave --listen out for a private one).',
+  },
+  {
+    code: 'TD2012',
+    title: 'bearer token needed',
+    explanation:
+      'The tape line was recorded from a request that carried `Authorization: Bearer` (the token itself is ' +
+      'never stored). Give the token to replay with --auth-token T.',
+  },
+  {
     code: 'TD3001',
     title: 'unmatched request',
     explanation:

@@ -4,6 +4,8 @@ import type { Boundary } from '../core/boundary.js';
 import { resolveReplaySettings } from '../replayer/settings.js';
 import { formatPair, readProtocolTape, type ProtocolTape } from '../tape/protocol-tape.js';
 import { replayProtocolTape } from '../replayer/protocol.js';
+import type { TransportTarget } from '../replayer/transport-replay.js';
+import { wireOf } from '../tape/wire.js';
 import { unacceptedDrifts } from '../replayer/replay-tapes.js';
 import { GoldenStore } from '../core/golden-store.js';
 import { TapedeckError } from '../core/errors.js';
@@ -33,6 +35,11 @@ export interface ProtocolMatcherOptions {
   setup?: string;
   env?: NodeJS.ProcessEnv;
   cwd?: string;
+  /**
+   * toReplayCleanly over HTTP or a Unix socket (the command then takes
+   * `{{port}}`/`{{socket}}`); by default, the transport the tape was recorded on.
+   */
+  transport?: TransportTarget;
 }
 
 function settings(options: ProtocolMatcherOptions) {
@@ -65,7 +72,12 @@ export async function toReplayCleanly(this: State, received: unknown, command?: 
   if (isTerminalTape(tape)) return replayCastCleanly(this, tape, command, options);
   assertCommand(command, 'toReplayCleanly');
   const policy = updatePolicyFor(this);
-  const result = await replayProtocolTape(tape, { command, update: policy.mode === 'all', writePending: policy.mode === 'new', ...settings((options ?? {}) as ProtocolMatcherOptions) });
+  const opts = (options ?? {}) as ProtocolMatcherOptions;
+  const base = { command, update: policy.mode === 'all', writePending: policy.mode === 'new', ...settings(opts) };
+  // Over the transport the tape was recorded on, unless options.transport says otherwise.
+  const recordedOn = wireOf((await readProtocolTape(tape)).pairs[0]?.raw ?? '')?.transport;
+  const target = opts.transport ?? (recordedOn ? { transport: recordedOn } : undefined);
+  const result = target ? await (await import('../replayer/transport-replay.js')).replayOverTransport(tape, { ...base, target }) : await replayProtocolTape(tape, base);
   recordGolden({ status: result.updatedPairs > 0 ? 'updated' : result.pendingPath ? 'mismatch' : 'matched', artifacts: result.pendingPath ? [result.pendingPath] : [] }, tape);
   return replayVerdict(shown(tape), unacceptedDrifts(result), `${result.pairs.length} pairs`, result.pendingPath);
 }

@@ -1,5 +1,6 @@
 import { closeSync, fstatSync, ftruncateSync, openSync, writeSync } from 'node:fs';
 import { formatPair } from '../tape/protocol-tape.js';
+import { type WireNote, withWire } from '../tape/wire.js';
 
 /**
  * Appends pairs to a protocol tape, best-effort: the live session matters more
@@ -29,8 +30,9 @@ export class TapeAppender {
     }
   }
 
-  append(request: string, response: Buffer | string): void {
-    const line = `${formatPair(request, response)}\n`;
+  /** `wire` notes how the pair travelled when it was not stdio. */
+  append(request: string, response: Buffer | string, wire?: WireNote): void {
+    const line = `${withWire(formatPair(request, response), wire)}\n`;
     if (this.fd === undefined) {
       this.failed++;
       return;

@@ -2,6 +2,8 @@ import { availableParallelism } from 'node:os';
 import { usageError } from '../core/errors.js';
 import type { Drift } from '../core/drift.js';
 import { replayProtocolTape, type ProtocolReplayOptions, type TapeReplayResult } from './protocol.js';
+import type { TransportTarget } from './transport-replay.js';
+import { AUTH_TOKEN_VAR, wireOf } from '../tape/wire.js';
 import { prepareProtocolTape, type PreparedTape } from './protocol-prepare.js';
 import { requireServerCommand } from './settings.js';
 import { isTerminalTape } from '../tape/kind.js';
@@ -29,6 +31,11 @@ export interface ReplayTapesOptions {
   command?: readonly string[];
   protocol?: Omit<ProtocolReplayOptions, 'command'>;
   terminal?: Omit<TerminalReplayOptions, 'command'>;
+  /**
+   * Protocol tapes over HTTP or a Unix socket instead of stdio; `auto`: each
+   * tape over the transport it was recorded on (its pairs' wire notes).
+   */
+  transport?: TransportTarget | { transport: 'auto'; authToken?: string };
   jobs?: number;
   shard?: Shard;
   /** Called as each tape finishes (for progress displays). */
@@ -54,8 +61,12 @@ export async function replayTapes(patterns: readonly string[], options: ReplayTa
   const hasProtocol = all.some((p) => !isTerminalTape(p));
   const paths = selectShard(all, options.shard);
   const command = options.command && options.command.length > 0 ? options.command : undefined;
-  if (paths.some((p) => !isTerminalTape(p))) requireServerCommand(command);
+  const network = options.transport !== undefined && options.transport.transport !== 'auto' && (options.transport.url !== undefined || options.transport.socket !== undefined);
+  if (paths.some((p) => !isTerminalTape(p)) && !network) requireServerCommand(command);
   const terminalCommand = hasProtocol ? undefined : command;
+  // --auth-token also stands for a token the recorder found in a body (stored as a placeholder).
+  const token = options.transport?.authToken;
+  const tokenEnv = token === undefined ? (options.protocol?.env ?? process.env) : { [AUTH_TOKEN_VAR]: token, ...(options.protocol?.env ?? process.env) };
   const prepared: Prepared[] = [];
   for (const path of paths) {
     if (isTerminalTape(path)) {
@@ -64,15 +75,23 @@ export async function replayTapes(patterns: readonly string[], options: ReplayTa
     }
     else {
       // A secret the tape needs but the environment lacks, or an empty tape, is bad input: found before any server starts.
-      prepared.push({ kind: 'protocol', tape: await prepareProtocolTape(path, options.protocol ?? {}) });
+      prepared.push({ kind: 'protocol', tape: await prepareProtocolTape(path, { ...options.protocol, env: tokenEnv }) });
     }
   }
+  const replayProtocol = async (tape: PreparedTape): Promise<ProtocolTapeResult> => {
+    const choice = options.transport;
+    const recordedOn = choice?.transport === 'auto' ? wireOf(tape.tape.pairs[0]?.raw ?? '')?.transport : undefined;
+    const target = choice?.transport === 'auto' ? (recordedOn ? { transport: recordedOn, authToken: choice.authToken } : undefined) : choice;
+    // The network transports load only when a tape travels over one.
+    if (target) return { ...(await (await import('./transport-replay.js')).replayOverTransport(tape, { ...options.protocol, command: command ?? [], target })), kind: 'protocol' };
+    return { ...(await replayProtocolTape(tape, { ...options.protocol, command: command! })), kind: 'protocol' };
+  };
   let done = 0;
   const results = await runPool<Prepared, AnyTapeResult>(prepared, options.jobs ?? availableParallelism(), async (item) => {
     const result: AnyTapeResult =
       item.kind === 'terminal'
         ? await (await import('./terminal.js')).replayTerminal(item.plan, options.terminal)
-        : { ...(await replayProtocolTape(item.tape, { ...options.protocol, command: command! })), kind: 'protocol' };
+        : await replayProtocol(item.tape);
     options.onTapeDone?.(result, ++done, prepared.length);
     return result;
   });

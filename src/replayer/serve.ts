@@ -1,13 +1,11 @@
 import type { Readable, Writable } from 'node:stream';
-import { classifyRpc } from '../core/boundary.js';
 import { LineSplitter } from '../core/lines.js';
 import { Normaliser } from '../core/normalise.js';
-import { placeholdersIn, redact, restore } from '../core/redact.js';
 import { oneLine } from '../core/terminal-safe.js';
-import { readProtocolTape, type ProtocolTape, type TapePair } from '../tape/protocol-tape.js';
-import { splitMessages } from './compare.js';
-import { closestRequest } from './serve-closest.js';
+import { readProtocolTape, type ProtocolTape } from '../tape/protocol-tape.js';
 import { Passthrough } from './serve-passthrough.js';
+import { TapeMatcher, unmatchedReply } from './serve-match.js';
+import { serveLogText } from './serve-log.js';
 
 export interface ServeOptions {
   normaliser?: Normaliser;
@@ -40,16 +38,6 @@ export interface ServeResult {
   exitCode: 0 | 1;
 }
 
-interface Candidate {
-  pair: TapePair;
-  request: string;
-  response: string;
-  norm: string;
-  /** The request with its JSON-RPC id removed, for clients that number requests differently. */
-  normNoId?: string;
-  used: boolean;
-}
-
 /**
  * A stand-in server: answers each client request with the recorded response of
  * the first unused pair whose request matches (after normalisers), so a client
@@ -63,22 +51,9 @@ export async function serveTape(tapeOrPath: ProtocolTape | string, options: Serv
   const output = options.output ?? process.stdout;
   const log = options.log ?? ((m: string) => process.stderr.write(m));
   // Log lines quote requests: the tape's secrets are hidden again, and control bytes shown, not sent.
-  const secrets = [...new Set(tape.pairs.flatMap((p) => placeholdersIn(p.request + p.response)))];
-  const shown = (text: string) => oneLine(redact(text, secrets, env));
+  const shown = serveLogText(tape, env);
 
-  const candidates: Candidate[] = tape.pairs.map((pair) => {
-    const where = { file: tape.path, line: pair.line };
-    const request = restore(pair.request, env, where);
-    const norm = normaliser.forRequest(request).apply(request);
-    return {
-      pair,
-      request,
-      response: restore(pair.responseBytes ? pair.responseBytes.toString('latin1') : pair.response, env, where),
-      norm,
-      normNoId: withoutId(norm),
-      used: false,
-    };
-  });
+  const matcher = new TapeMatcher(tape, normaliser, env);
 
   const unmatched: UnmatchedRequest[] = [];
   const history: string[] = [];
@@ -89,24 +64,11 @@ export async function serveTape(tapeOrPath: ProtocolTape | string, options: Serv
     const request = line.trim();
     if (request === '') return;
     index++;
-    const norm = normaliser.forRequest(request).apply(request);
-    const exact = candidates.find((c) => !c.used && c.norm === norm) ?? candidates.find((c) => c.norm === norm);
-    if (exact) {
-      exact.used = true;
+    const hit = matcher.match(request);
+    if (hit) {
       served++;
       history.push(request);
-      output.write(Buffer.from(exact.response, exact.pair.responseBytes ? 'latin1' : 'utf8'));
-      return;
-    }
-    // Same request under another JSON-RPC id: answer with the recorded response, renumbered.
-    const rpc = classifyRpc(request);
-    const noId = rpc.type === 'request' ? withoutId(norm) : undefined;
-    const renumbered = noId === undefined ? undefined : candidates.find((c) => !c.used && c.normNoId === noId) ?? candidates.find((c) => c.normNoId === noId);
-    if (renumbered && rpc.type === 'request') {
-      renumbered.used = true;
-      served++;
-      history.push(request);
-      output.write(Buffer.from(renumberResponse(renumbered.response, classifyRpc(renumbered.request), rpc.id), renumbered.pair.responseBytes ? 'latin1' : 'utf8'));
+      output.write(hit.bytes);
       return;
     }
     if (passthrough) {
@@ -116,12 +78,12 @@ export async function serveTape(tapeOrPath: ProtocolTape | string, options: Serv
       return;
     }
     unmatched.push({ request, index });
-      log(`tapedeck serve: ${oneLine(tape.path)}: no recorded response matches request ${index}: ${shown(request)}\n`);
-      const closest = closestRequest(norm, candidates.some((c) => !c.used) ? candidates.filter((c) => !c.used) : candidates);
-      if (closest) {
-        log(`  closest recorded request (${oneLine(tape.path)}:${closest.candidate.pair.line}): ${shown(closest.candidate.request)}\n`);
-        for (const d of closest.details) log(`    ${shown(d)}\n`);
-      }
+    log(`tapedeck serve: ${oneLine(tape.path)}: no recorded response matches request ${index}: ${shown(request)}\n`);
+    const closest = matcher.closest(request);
+    if (closest) {
+      log(`  closest recorded request (${oneLine(tape.path)}:${closest.candidate.pair.line}): ${shown(closest.candidate.request)}\n`);
+      for (const d of closest.details) log(`    ${shown(d)}\n`);
+    }
     output.write(unmatchedReply(request));
   };
 
@@ -150,57 +112,10 @@ export async function serveTape(tapeOrPath: ProtocolTape | string, options: Serv
   await chain;
   await passthrough?.close();
 
-  const unused = candidates.filter((c) => !c.used).map((c) => ({ line: c.pair.line, request: c.pair.request }));
+  const unused = matcher.unused();
   if (unused.length > 0 && !options.allowUnused) {
     for (const u of unused) log(`tapedeck serve: ${oneLine(tape.path)}:${u.line}: recorded pair never requested: ${shown(u.request)}\n`);
   }
   const failed = unmatched.length > 0 || (unused.length > 0 && !options.allowUnused);
   return { served, unmatched, unused, appended: passthrough?.appended ?? 0, exitCode: failed ? 1 : 0 };
-}
-
-function withoutId(requestNorm: string): string | undefined {
-  try {
-    const v = JSON.parse(requestNorm) as Record<string, unknown>;
-    if (!v || typeof v !== 'object' || Array.isArray(v) || !('id' in v)) return undefined;
-    const { id: _drop, ...rest } = v;
-    return JSON.stringify(rest);
-  } catch {
-    return undefined;
-  }
-}
-
-function renumberResponse(response: string, recorded: ReturnType<typeof classifyRpc>, liveId: string): string {
-  if (recorded.type !== 'request') return response;
-  return splitMessages(response)
-    .map((line) => {
-      const msg = classifyRpc(line);
-      if (msg.type !== 'response' || msg.id !== recorded.id) return line;
-      const v = JSON.parse(line) as Record<string, unknown>;
-      v.id = JSON.parse(liveId);
-      return `${JSON.stringify(v)}${line.endsWith('\n') ? '\n' : ''}`;
-    })
-    .join('');
-}
-
-/** What a client gets for an unknown request, in its own protocol, so it never hangs. */
-function unmatchedReply(request: string): string {
-  const message = 'tapedeck serve: no recorded response for this request';
-  const rpc = classifyRpc(request);
-  if (rpc.type === 'request') {
-    return `${JSON.stringify({ jsonrpc: '2.0', id: JSON.parse(rpc.id), error: { code: -32601, message, data: { request } } })}\n`;
-  }
-  if (rpc.type === 'batch-request') {
-    if (rpc.ids.length === 0) return '';
-    return `${JSON.stringify(rpc.ids.map((id) => ({ jsonrpc: '2.0', id: JSON.parse(id), error: { code: -32601, message } })))}\n`;
-  }
-  if (rpc.type === 'notification' || rpc.type === 'response') return '';
-  try {
-    const v = JSON.parse(request) as Record<string, unknown>;
-    if (v && typeof v === 'object' && typeof v.op === 'string') {
-      return `${JSON.stringify({ kind: 'error', message: `${message}: ${request}` })}\n${JSON.stringify({ kind: 'done', exit_code: 2 })}\n`;
-    }
-  } catch {
-    /* not JSON: nothing sensible to answer */
-  }
-  return '';
 }

@@ -4,10 +4,12 @@ import { join } from 'node:path';
 import { parseBoundary } from '../../core/boundary.js';
 import { usageError } from '../../core/errors.js';
 import { recordProtocol } from '../../recorder/protocol-tap.js';
+import { recordTransport } from '../../recorder/record-transport.js';
 import { tapeKind } from '../../tape/kind.js';
 import { parseIntOption, parseOptions, splitCommand } from '../args.js';
 
 const HELP = `usage: tapedeck record --out FILE [--kind protocol|terminal] [options] -- CMD ARGS...
+       tapedeck record --out FILE --transport http|unix [--listen ADDR] (--upstream URL | -- CMD ARGS...)
 
 The kind comes from the extension: .ndjson/.jsonl record a protocol tape, .cast a terminal tape.
 
@@ -21,6 +23,17 @@ protocol options:
                        to exit before its process group is stopped (default 2000)
   {{tapedeck.tmpdir}} in CMD is a fresh scratch directory (removed afterwards), stored in the tape
   as the placeholder, so a replay's own scratch directory matches.
+
+protocol over a network transport (a recording proxy; stops on SIGINT/SIGTERM or when CMD exits):
+  --transport T        stdio (default), http or unix
+  --listen ADDR        http: HOST:PORT (default 127.0.0.1 and a free port; loopback unless
+                       ADDR names another address); unix: a socket path in a directory only
+                       you can write to (default: a private one). The address is printed.
+  --upstream URL       a running server: http://HOST:PORT or unix:PATH; or give CMD with
+                       {{port}} or {{socket}}, filled in with a free port or a private socket
+  --max-body BYTES     refuse larger request bodies with 413 (default 8 MiB)
+  Bearer tokens are passed through and never stored (one seen in a body is stored as
+  {{tapedeck.env.TAPEDECK_AUTH_TOKEN}}).
 
 terminal options:
   --rows R --cols C    terminal size (default: the real terminal's, else 24x80)
@@ -42,6 +55,11 @@ export async function run(argv: string[]): Promise<number> {
   const kind = (kindFlag >= 0 ? own[kindFlag + 1] : undefined) ?? tapeKind(out);
   if (kind !== 'protocol' && kind !== 'terminal') {
     throw usageError(`record: cannot tell the tape kind of ${JSON.stringify(out)}: name it .ndjson/.jsonl or .cast, or pass --kind protocol|terminal`);
+  }
+  const transport = own.includes('--transport') ? own[own.indexOf('--transport') + 1] : undefined;
+  if (transport !== undefined && transport !== 'stdio') {
+    if (kind !== 'protocol') throw usageError('record: --transport applies to protocol tapes (.ndjson/.jsonl)');
+    return recordTransportCommand(own, command);
   }
   if (command.length === 0) throw usageError('record: give the command to record after --, e.g. tapedeck record --out tape.ndjson -- node server.js');
   if (kind === 'terminal') {
@@ -76,5 +94,33 @@ async function recordProtocolCommand(own: string[], command: string[]): Promise<
   if (result.pairsNotWritten > 0) {
     process.stderr.write(`tapedeck: ${result.pairsNotWritten} pair(s) were not recorded to ${values.out}\n`);
   }
+  return result.exitCode;
+}
+
+async function recordTransportCommand(own: string[], command: string[]): Promise<number> {
+  const { values, positionals } = parseOptions('record', own, {
+    out: { type: 'string' },
+    kind: { type: 'string' },
+    transport: { type: 'string' },
+    listen: { type: 'string' },
+    upstream: { type: 'string' },
+    'max-body': { type: 'string' },
+    boundary: { type: 'string', default: 'auto' },
+    'redact-env': { type: 'string', multiple: true, default: [] },
+  });
+  if (positionals.length > 0) throw usageError(`record: unexpected argument ${JSON.stringify(positionals[0])} (the command goes after --)`);
+  if (values.transport !== 'http' && values.transport !== 'unix') throw usageError(`record: --transport must be stdio, http or unix, got ${JSON.stringify(values.transport)}`);
+  const result = await recordTransport({
+    transport: values.transport,
+    listen: values.listen,
+    upstream: values.upstream,
+    command,
+    out: values.out!,
+    boundary: parseBoundary(values.boundary!),
+    redactEnv: values['redact-env'],
+    bodyLimit: parseIntOption('max-body', values['max-body'], 8 * 1024 * 1024, 1, Number.MAX_SAFE_INTEGER),
+    onListening: (address) => process.stderr.write(`tapedeck record: listening on ${address}\n`),
+  });
+  if (result.pairsNotWritten > 0) process.stderr.write(`tapedeck: ${result.pairsNotWritten} pair(s) were not recorded to ${values.out}\n`);
   return result.exitCode;
 }

@@ -7,6 +7,7 @@ import { replayTapes, type ReplayTapesResult } from '../../replayer/replay-tapes
 import { parseShard } from '../../replayer/run.js';
 import { resolveReplaySettings } from '../../replayer/settings.js';
 import { resolveUpdatePolicy } from '../../core/ci.js';
+import type { TransportTarget } from '../../replayer/transport-replay.js';
 import { writeFileAtomic } from '../../core/atomic-write.js';
 import { githubAnnotations, junitXml, type CiTapeResult } from '../../report/ci-reports.js';
 import { ProgressLine } from '../progress.js';
@@ -35,6 +36,13 @@ folder of tapedeck.config.json); for any other tape give CMD or --trust-tape.
 Exit 0: no drift; 1: drift; 2: bad input, unreadable tape, or CMD cannot start.
 
 options:
+  --transport T        stdio, http or unix (default: the one each tape was recorded on):
+                       each request sent the way the tape recorded it (HTTP method, path,
+                       batch, MCP session; socket sessions). CMD then says where to listen
+                       with {{port}} or {{socket}}; a fresh server per tape
+  --url URL            replay over HTTP against a running server instead (http://HOST:PORT)
+  --socket PATH        replay over a Unix socket against a running server instead
+  --auth-token T       bearer token for pairs recorded with one
   --boundary RULE      auto (default), done, jsonrpc, idle:MS
   --timeout-ms N       a response not complete after N ms is drift (default 10000)
   --ignore JSONPATH    ignore a volatile JSON value on both sides (repeatable)
@@ -94,6 +102,10 @@ export async function run(argv: string[]): Promise<number> {
   }
   const { values, positionals } = parseOptions('replay', own, {
     ...normaliserOptionSpec,
+    transport: { type: 'string' },
+    url: { type: 'string' },
+    socket: { type: 'string' },
+    'auth-token': { type: 'string' },
     boundary: { type: 'string' },
     'timeout-ms': { type: 'string' },
     update: { type: 'boolean', default: false },
@@ -126,6 +138,7 @@ export async function run(argv: string[]): Promise<number> {
   if ((values.reporter === undefined) !== (values.out === undefined)) throw usageError('replay: --reporter junit and --out FILE go together');
   if (positionals.length === 0) throw usageError('replay: give at least one tape (paths or globs)');
   const screenshots = screenshotOptions(values);
+  const transport = transportTarget(values);
   const { config, masks, ...resolved } = resolveReplaySettings({
     config: values.config,
     ignore: values.ignore,
@@ -159,6 +172,7 @@ export async function run(argv: string[]): Promise<number> {
       result = await replayTapes(positionals, {
         command,
         protocol,
+        transport,
         terminal: {
           mask: masks,
           styles: values.styles,
@@ -199,6 +213,20 @@ export async function run(argv: string[]): Promise<number> {
     // The browser the checkpoints started must not keep the process alive.
     if (screenshots) await (await import('../../render/renderer.js')).closeRenderer();
   }
+}
+
+/** --transport/--url/--socket/--auth-token; undefined for stdio; without --transport, each tape's own. */
+function transportTarget(values: { transport?: string; url?: string; socket?: string; 'auth-token'?: string }): TransportTarget | { transport: 'auto'; authToken?: string } | undefined {
+  const kind = values.transport ?? (values.url ? 'http' : values.socket ? 'unix' : 'auto');
+  if (kind !== 'stdio' && kind !== 'http' && kind !== 'unix' && kind !== 'auto') throw usageError(`replay: --transport must be stdio, http or unix, got ${JSON.stringify(kind)}`);
+  if (kind === 'stdio') {
+    if (values['auth-token'] !== undefined) throw usageError('replay: --auth-token applies to --transport http');
+    return undefined;
+  }
+  if (kind === 'auto') return { transport: 'auto', authToken: values['auth-token'] };
+  if (values.url !== undefined && kind !== 'http') throw usageError('replay: --url goes with --transport http');
+  if (values.socket !== undefined && kind !== 'unix') throw usageError('replay: --socket goes with --transport unix');
+  return { transport: kind, url: values.url, socket: values.socket, authToken: values['auth-token'] };
 }
 
 /** --screenshots and the pixel options; the pixel options alone are a usage error. */

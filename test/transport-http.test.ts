@@ -1,0 +1,183 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { AGENT_SERVER, ROOT, run, tapedeck, useTempDirs } from './helpers/cli.js';
+import { startTapedeck } from './helpers/net.js';
+import '../src/matchers/index.js';
+
+const temp = useTempDirs();
+const TOKEN = 's3cret-token-value';
+const SERVER_HTTP = [...AGENT_SERVER, '--transport', 'http', '--listen', '127.0.0.1:{{port}}', '--auth-token', TOKEN];
+const CLIENT = ['node', join(ROOT, 'examples/agent-net-client.mjs')];
+const REQUESTS = join(ROOT, 'examples/agent-requests.ndjson');
+const GOLDEN = join(ROOT, 'goldens/agent-server-http.ndjson');
+
+const post = (url: string, path: string, body: string, auth?: string) =>
+  fetch(`${url}${path}`, { method: 'POST', body, headers: auth ? { authorization: auth } : {} });
+
+describe('seed 000 over HTTP', () => {
+  test('record through the proxy: single, batch, version and a 401, the token never stored', async () => {
+    const dir = temp();
+    const tape = join(dir, 'http.ndjson');
+    const rec = await startTapedeck(['record', '--out', tape, '--transport', 'http', '--', ...SERVER_HTTP]);
+    expect(rec.address).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const client = await run([...CLIENT, 'http', rec.address, REQUESTS, '--token', TOKEN]);
+    expect(client.code).toBe(0);
+    expect(client.stdout).toContain('"op":"explain"');
+    // Transparent: status, Content-Type and body come through as the server sent them.
+    const through = await post(rec.address, '/v1/agent', '{"op":"fmt","path":"main.mty","check":true}', `Bearer ${TOKEN}`);
+    expect(through.headers.get('content-type')).toBe('application/x-ndjson');
+    expect(await through.text()).toBe('{"kind":"result","op":"fmt","ok":true,"would_reformat":true}\n{"kind":"done","exit_code":0}\n');
+    const denied = await fetch(`${rec.address}/v1/agent/version`);
+    expect(denied.status).toBe(401);
+    expect(denied.headers.get('www-authenticate')).toBe('Bearer');
+    expect(await denied.text()).toBe('{"kind":"error","message":"unauthorized"}\n');
+    const stopped = await rec.stop();
+    expect(stopped.code).toBe(0);
+
+    const text = readFileSync(tape, 'utf8');
+    expect(text).not.toContain(TOKEN);
+    const pairs = text.trim().split('\n').map((l) => JSON.parse(l));
+    // 6 single POSTs (halt is not sent over HTTP), a batch of 2, version, one more POST, the 401.
+    expect(pairs).toHaveLength(11);
+    expect(pairs[0]).toMatchObject({ request: '{"op":"check","path":"main.mty","include_source":true}', wire: { transport: 'http', method: 'POST', path: '/v1/agent', status: 200, content_type: 'application/x-ndjson', auth: true } });
+    expect(pairs[0].response.trim().split('\n').at(-1)).toBe('{"kind":"done","exit_code":1}');
+    expect(pairs[6].wire).toMatchObject({ path: '/v1/agent/batch', batch: 1 });
+    expect(pairs[7].wire).toMatchObject({ path: '/v1/agent/batch', batch: 1 });
+    expect(pairs[6].request).toBe(pairs[0].request);
+    expect(pairs[6].response).toBe(pairs[0].response);
+    expect(pairs[8]).toMatchObject({ request: 'GET /v1/agent/version', response: '{"mty_version":"0.35.0","agent_protocol":"1.0"}\n', wire: { status: 200, content_type: 'application/json' } });
+    expect(pairs[10]).toMatchObject({ request: 'GET /v1/agent/version', response: '{"kind":"error","message":"unauthorized"}\n', wire: { status: 401 } });
+    expect(pairs[10].wire.auth).toBeUndefined();
+
+    // Replay: unchanged is exit 0; a changed version is exit 1 with JSON paths.
+    const same = await tapedeck(['replay', tape, '--transport', 'http', '--auth-token', TOKEN, '--', ...SERVER_HTTP]);
+    expect(same.stderr).toContain('0 drift(s)');
+    expect(same.code).toBe(0);
+    const changed = await tapedeck(['replay', tape, '--transport', 'http', '--auth-token', TOKEN, '--json', '--', ...SERVER_HTTP], { env: { AGENT_SERVER_VERSION: '0.36.0', CI: 'true' } });
+    expect(changed.code).toBe(1);
+    const envelopes = changed.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    // stdout carries only the seed-001 envelopes: one drift, at the version pair.
+    expect(envelopes).toHaveLength(1);
+    expect(envelopes[0]).toMatchObject({ code: 'TD1001', span: { line: 9 } });
+    expect(changed.stderr).toContain(`${tape}:9: pair 9: response drifted [TD1001]`);
+    expect(changed.stderr).toContain('$.mty_version: expected "0.35.0", got "0.36.0"');
+  });
+
+  test('the vitest matcher replays over HTTP too', async () => {
+    await expect(GOLDEN).toReplayCleanly(SERVER_HTTP, { transport: { transport: 'http', authToken: TOKEN } });
+    const changed = { ...process.env, AGENT_SERVER_VERSION: '0.36.0' };
+    await expect(GOLDEN).not.toReplayCleanly(SERVER_HTTP, { env: changed, transport: { transport: 'http', authToken: TOKEN } });
+  });
+
+  test('a pair recorded with a bearer token needs --auth-token to replay (exit 2 naming the line)', async () => {
+    const res = await tapedeck(['replay', GOLDEN, '--transport', 'http', '--', ...SERVER_HTTP]);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain(`${GOLDEN}:1: this pair was recorded with a bearer token: give --auth-token`);
+  });
+
+  test('the checked-in golden replays clean, and a changed response names its pair and path', async () => {
+    const clean = await tapedeck(['replay', GOLDEN, '--transport', 'http', '--auth-token', TOKEN, '--', ...SERVER_HTTP]);
+    expect(clean.code).toBe(0);
+    const dir = temp();
+    const tape = join(dir, 'edited.ndjson');
+    writeFileSync(tape, readFileSync(GOLDEN, 'utf8').replace('\\"would_reformat\\":true', '\\"would_reformat\\":false'));
+    const res = await tapedeck(['replay', tape, '--transport', 'http', '--auth-token', TOKEN, '--', ...SERVER_HTTP], { env: { CI: 'true' } });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('$.would_reformat: expected false, got true');
+    // --update accepts the live response and keeps how the pair travelled.
+    const updated = await tapedeck(['replay', tape, '--update', '--auth-token', TOKEN, '--', ...SERVER_HTTP]);
+    expect(updated.code).toBe(0);
+    expect(readFileSync(tape, 'utf8')).toBe(readFileSync(GOLDEN, 'utf8'));
+  });
+
+  test('a token a server echoes in a body is stored as a placeholder and put back on replay', async () => {
+    // A running upstream that says who called it: the token lands in the response body.
+    const echo = createServer((req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/x-ndjson' });
+      res.end(`${JSON.stringify({ kind: 'log', text: `caller ${req.headers.authorization}` })}\n{"kind":"done","exit_code":0}\n`);
+    });
+    await new Promise<void>((r) => echo.listen(0, '127.0.0.1', r));
+    const upstream = `http://127.0.0.1:${(echo.address() as { port: number }).port}`;
+    try {
+      const tape = join(temp(), 'echo.ndjson');
+      const rec = await startTapedeck(['record', '--out', tape, '--transport', 'http', '--upstream', upstream, '--max-body', '256']);
+      const res = await post(rec.address, '/v1/agent', '{"op":"whoami"}', `Bearer ${TOKEN}`);
+      expect(await res.text()).toContain(`caller Bearer ${TOKEN}`);
+      // Bodies over --max-body are refused, whether declared up front or streamed in chunks.
+      expect((await post(rec.address, '/v1/agent', 'x'.repeat(300))).status).toBe(413);
+      const chunks = new ReadableStream({
+        start(c) {
+          for (let i = 0; i < 4; i++) c.enqueue(new TextEncoder().encode('y'.repeat(100)));
+          c.close();
+        },
+      });
+      const streamed = await fetch(`${rec.address}/v1/agent`, { method: 'POST', body: chunks, duplex: 'half' } as RequestInit);
+      expect(streamed.status).toBe(413);
+      await rec.stop();
+      expect(readFileSync(tape, 'utf8').trim().split('\n')).toHaveLength(1); // refused bodies are not recorded
+      const text = readFileSync(tape, 'utf8');
+      expect(text).not.toContain(TOKEN);
+      expect(text).toContain('caller Bearer {{tapedeck.env.TAPEDECK_AUTH_TOKEN}}');
+      const replay = await tapedeck(['replay', tape, '--url', upstream, '--auth-token', TOKEN]);
+      expect(replay.stderr).toContain('0 drift(s)');
+      expect(replay.code).toBe(0);
+    } finally {
+      echo.close();
+    }
+  });
+
+  test('a server that dies mid-tape is TD1003 with its exit status; one that never answers is TD1002', async () => {
+    const crashed = await tapedeck(['replay', GOLDEN, '--auth-token', TOKEN, '--', ...SERVER_HTTP], { env: { AGENT_SERVER_CRASH_ON: 'explain', CI: 'true' } });
+    expect(crashed.code).toBe(1);
+    expect(crashed.stderr).toContain(`${GOLDEN}:3: pair 3: server exited (exit code 3) before completing this response [TD1003]`);
+    expect(crashed.stderr).toContain('agent-server: panic while handling explain');
+    const hung = await tapedeck(['replay', GOLDEN, '--auth-token', TOKEN, '--timeout-ms', '300', '--', ...SERVER_HTTP], { env: { AGENT_SERVER_HANG_ON: 'fmt', CI: 'true' } });
+    expect(hung.code).toBe(1);
+    expect(hung.stderr).toContain(`${GOLDEN}:4: pair 4: no complete response within 300 ms [TD1002]`);
+  });
+
+  test('serve over HTTP: single, batch, version; 401 with WWW-Authenticate unless the bearer token (any case) matches', async () => {
+    const srv = await startTapedeck(['serve', GOLDEN, '--transport', 'http', '--auth-token', TOKEN, '--allow-unused']);
+    const url = srv.address;
+    // replay --url against a running server: here the stand-in itself, every pair answered once.
+    const replayed = await tapedeck(['replay', GOLDEN, '--url', url, '--auth-token', TOKEN]);
+    expect(replayed.stderr).toContain('0 drift(s)');
+    expect(replayed.code).toBe(0);
+    const none = await post(url, '/v1/agent', '{"op":"explain","code":"MT4099"}');
+    expect(none.status).toBe(401);
+    expect(none.headers.get('www-authenticate')).toBe('Bearer');
+    expect(await none.json()).toEqual({ kind: 'error', message: 'unauthorized' });
+    expect((await post(url, '/v1/agent', '{"op":"explain","code":"MT4099"}', 'Bearer wrong')).status).toBe(401);
+    expect((await post(url, '/v1/agent', '{"op":"explain","code":"MT4099"}', `Basic ${TOKEN}`)).status).toBe(401);
+
+    const single = await post(url, '/v1/agent', '{"op":"explain","code":"MT4099"}', `bEaReR ${TOKEN}`);
+    expect(single.status).toBe(200);
+    expect(single.headers.get('content-type')).toBe('application/x-ndjson');
+    expect((await single.text()).trim().split('\n').map((l) => JSON.parse(l).kind)).toEqual(['result', 'done']);
+    const batch = await post(url, '/v1/agent/batch', '{"op":"check","path":"clean.mty"}\n{"op":"explain","code":"MT4099"}\n', `Bearer ${TOKEN}`);
+    expect((await batch.text()).trim().split('\n').map((l) => JSON.parse(l).kind)).toEqual(['log', 'progress', 'progress', 'result', 'done', 'result', 'done']);
+    const version = await fetch(`${url}/v1/agent/version`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(version.headers.get('content-type')).toBe('application/json');
+    expect(await version.json()).toEqual({ mty_version: '0.35.0', agent_protocol: '1.0' });
+    const unknown = await post(url, '/v1/agent', '{"op":"inspect"}', `Bearer ${TOKEN}`);
+    expect((await unknown.text()).trim().split('\n').map((l) => JSON.parse(l).kind)).toEqual(['error', 'done']);
+    const stopped = await srv.stop();
+    expect(stopped.code).toBe(1); // the unmatched request
+    expect(stopped.stderr).toContain('no recorded response matches request: {"op":"inspect"}');
+  });
+
+  test('serve: loopback by default, bodies over --max-body refused with 413, exit 0 when everything was used', async () => {
+    const dir = temp();
+    const tape = join(dir, 'one.ndjson');
+    writeFileSync(tape, `${readFileSync(GOLDEN, 'utf8').split('\n').find((l) => l.includes('explain'))}\n`);
+    const srv = await startTapedeck(['serve', tape, '--transport', 'http', '--max-body', '64']);
+    expect(srv.address).toMatch(/^http:\/\/127\.0\.0\.1:/);
+    const big = await post(srv.address, '/v1/agent', JSON.stringify({ op: 'explain', code: 'x'.repeat(200) }));
+    expect(big.status).toBe(413);
+    const ok = await post(srv.address, '/v1/agent', '{"op":"explain","code":"MT4099"}');
+    expect(ok.status).toBe(200);
+    expect((await srv.stop()).code).toBe(0);
+  });
+});

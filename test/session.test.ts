@@ -62,7 +62,7 @@ describe('spawnTerminal with bash', () => {
     expect(snap.capturedAtSeq).toBeGreaterThan(0);
   });
 
-  it('pins TERM, LANG, TZ, COLUMNS, LINES and drops colour-forcing variables', async () => {
+  it('pins TERM, LANG, TZ, leaves LINES/COLUMNS unset and drops colour-forcing variables', async () => {
     const saved = { FORCE_COLOR: process.env.FORCE_COLOR, COLORTERM: process.env.COLORTERM };
     process.env.FORCE_COLOR = '3';
     process.env.COLORTERM = 'truecolor';
@@ -74,8 +74,9 @@ describe('spawnTerminal with bash', () => {
       else process.env[k] = v;
     }
     await t.waitForText(PROMPT);
-    t.type('echo "[$TERM|$LANG|$TZ|$COLUMNS|$LINES|${FORCE_COLOR-none}|${COLORTERM-none}]"\r');
-    await t.waitForText('[xterm-256color|C.UTF-8|UTC|50|12|none|none]');
+    // Asked of a child: bash itself sets (unexported) COLUMNS/LINES from the PTY.
+    t.type('sh -c \'echo "[$TERM|$LANG|$TZ|${COLUMNS-unset}|${LINES-unset}|${FORCE_COLOR-none}|${COLORTERM-none}]"\'\r');
+    await t.waitForText('[xterm-256color|C.UTF-8|UTC|unset|unset|none|none]');
   });
 
   it('lets the caller override the pinned environment', async () => {

@@ -81,7 +81,7 @@ describe('replay --screenshots', () => {
     const textOnly = await replay(['colour.cast', '--', ...RED]);
     expect(textOnly.code).toBe(0);
 
-    const run = await replay(['colour.cast', '--screenshots', '--json', '--report', 'report.html', '--', ...RED]);
+    const run = await replay(['colour.cast', '--screenshots', '--json', '--json-summary', '--report', 'report.html', '--', ...RED]);
     expect(run.code).toBe(1);
     // The report shows the golden, the actual and the diff image of the checkpoint.
     const report = readFileSync(join(dir, 'report.html'), 'utf8');

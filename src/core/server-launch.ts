@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { killGroup, trackGroup } from './process-group.js';
 import { TapedeckError, usageError } from './errors.js';
 import { ExitCode } from './exit-codes.js';
 import { describeExit } from './process.js';
@@ -35,7 +36,7 @@ export class LaunchedServer {
     };
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);
-    const forget = track(child.pid);
+    const forget = trackGroup(child.pid);
     this.closed = new Promise((resolve) => {
       child.once('exit', (code, signal) => {
         this.exit = { code, signal };
@@ -110,30 +111,5 @@ export class LaunchedServer {
     const exit = await this.closed;
     clearTimeout(timer);
     return exit;
-  }
-}
-
-/** Server groups still running are killed when this process exits, so none outlive a run. */
-const live = new Set<number>();
-let hooked = false;
-
-function track(pid: number | undefined): () => void {
-  if (pid === undefined) return () => {};
-  if (!hooked) {
-    hooked = true;
-    process.on('exit', () => {
-      for (const p of live) killGroup(p, 'SIGKILL');
-    });
-  }
-  live.add(pid);
-  return () => live.delete(pid);
-}
-
-function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    /* already gone */
   }
 }

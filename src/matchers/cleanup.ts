@@ -1,4 +1,4 @@
-import { killGroup } from '../session/kill.js';
+import { killGroup } from '../core/process-group.js';
 import { childrenOwnedBy, trackedChildren } from '../session/registry.js';
 
 /**

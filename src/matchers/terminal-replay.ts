@@ -21,7 +21,10 @@ export interface TerminalReplayMatcherOptions {
   bail?: boolean;
   realtime?: boolean;
   env?: Record<string, string | undefined>;
+  /** Default: where the tape was recorded (see replayTerminal). */
   cwd?: string;
+  /** `fresh` (default): an empty temporary HOME; `inherit`: the caller's. */
+  home?: 'fresh' | 'inherit';
 }
 
 function isCommand(value: unknown): value is string[] {
@@ -45,7 +48,7 @@ export async function replayCastCleanly(ctx: MatcherStateLike, cast: string, com
   const screenshots = options.screenshots ? { updateMode: policy, ...(options.screenshots === true ? {} : options.screenshots) } : undefined;
   // As the CLI: a drifted tape leaves its re-recording as <tape>.new for review (not on CI, not under -u).
   const writePending = policy.mode === 'new';
-  const replayOptions: TerminalReplayOptions = { command, mask, styles: options.styles, stepTimeoutMs: options.stepTimeoutMs, bail: options.bail, realtime: options.realtime, env: options.env, cwd: options.cwd, update, writePending, screenshots };
+  const replayOptions: TerminalReplayOptions = { command, mask, styles: options.styles, stepTimeoutMs: options.stepTimeoutMs, bail: options.bail, realtime: options.realtime, env: options.env, cwd: options.cwd, home: options.home, update, writePending, screenshots };
   const result = await replayTerminal(cast, replayOptions);
   // The checkpoint goldens are in use: never reported (or removed) as obsolete.
   for (const shot of result.screenshots ?? []) {

@@ -1,4 +1,5 @@
 import { isUtf8 } from 'node:buffer';
+import { killGroup } from '../core/process-group.js';
 import { spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { type Boundary, type Exchange, ResponseFramer, responseBytes } from '../core/boundary.js';
@@ -42,15 +43,6 @@ export interface RecordProtocolResult {
   pairsWritten: number;
   pairsNotWritten: number;
   writeError?: string;
-}
-
-function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // Already gone.
-  }
 }
 
 /**

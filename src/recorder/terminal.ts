@@ -1,3 +1,4 @@
+import { dirname, relative, resolve } from 'node:path';
 import { signalExitCode } from '../core/process.js';
 import { CastWriter } from '../tape/asciicast-write.js';
 import type { CastFormat } from '../tape/asciicast.js';
@@ -51,6 +52,7 @@ export async function recordTerminal(options: RecordTerminalOptions): Promise<{ 
   const cols = options.cols ?? 80;
   const args = options.args ?? [];
   const format = options.format ?? 'v3';
+  const cwd = resolve(options.cwd ?? process.cwd());
   const writer = new CastWriter(options.out, {
     format,
     rows,
@@ -60,6 +62,9 @@ export async function recordTerminal(options: RecordTerminalOptions): Promise<{ 
     argv: [options.command, ...args],
     redactEnv: options.redactEnv,
     redactFrom: { ...process.env, ...options.env },
+    // Replays run here too: a tape of `bash ./script.sh` needs its directory.
+    cwd,
+    cwdFromTape: relative(dirname(resolve(options.out)), cwd) || '.',
     // What asciinema records: the user's shell (TERM goes in term.type, or env.TERM in v2).
     ...(process.env.SHELL ? { env: { SHELL: process.env.SHELL } } : {}),
   });

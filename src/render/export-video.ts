@@ -7,6 +7,7 @@ import { ExitCode } from '../core/exit-codes.js';
 import { openCast } from '../tape/asciicast-read.js';
 import { eventBytes, parseResize } from '../tape/asciicast.js';
 import { renderSnapshot } from './renderer.js';
+import { profileForCast } from './profiles.js';
 import { Screen } from '../session/screen.js';
 import type { CursorMode } from './renderer-repaint.js';
 
@@ -30,6 +31,7 @@ export async function castToWebm(input: string, output: string, options: VideoOp
   const idle = options.idleTimeLimit ?? 2;
   const cast = await openCast(input);
   const screen = new Screen({ rows: cast.header.rows, cols: cast.header.cols, scrollback: 0 });
+  const profile = profileForCast(options.profile, cast.header.theme);
   // Encoded into a temporary sibling and renamed into place only when ffmpeg succeeded: never a half video.
   const partial = join(dirname(output), `.${basename(output)}.${process.pid}.${randomBytes(4).toString('hex')}.webm`);
   const ffmpeg = spawn(options.ffmpeg ?? process.env.TAPEDECK_FFMPEG ?? 'ffmpeg', [
@@ -64,7 +66,7 @@ export async function castToWebm(input: string, output: string, options: VideoOp
     await screen.flush();
     const key = screen.frameKey();
     if (key !== lastKey || !lastPng) {
-      lastPng = (await renderSnapshot(screen.snapshot({ includeCells: true }), { profile: options.profile, cursor: options.cursor })).png;
+      lastPng = (await renderSnapshot(screen.snapshot({ includeCells: true }), { profile, cursor: options.cursor })).png;
       lastKey = key;
     }
     return lastPng;

@@ -1,4 +1,5 @@
 import type { ScreenSnapshot, SnapshotCell } from '../session/screen.js';
+import { codepointWidth, stringWidth } from '../session/unicode-widths.js';
 
 /**
  * The screen golden: a text format designed for code review.
@@ -9,8 +10,12 @@ import type { ScreenSnapshot, SnapshotCell } from '../session/screen.js';
  *   ...
  *
  * One header line with size and cursor (0-based row,col), then every screen
- * line verbatim, padded to the full width and closed with "│", so trailing
- * spaces are visible and a changed width shows. With styles, a style layer
+ * line verbatim, padded to the full width in cells and closed with "│", so
+ * trailing spaces are visible and a changed width shows. A wide character is
+ * written once and its right half adds nothing (it takes two columns in any
+ * editor that measures like the terminal), so "│" sits in the same column on
+ * every line; combining marks stay on their cell. The text is the same
+ * whether or not the snapshot has cells (the style layer). With styles, a style layer
  * follows: runs of cells that share a non-default style, keyed by palette slot
  * ("red", "brightBlue", "palette:236") rather than RGB, so a theme change does
  * not churn goldens:
@@ -46,7 +51,7 @@ export function formatScreenGolden(snap: ScreenSnapshot, options: ScreenGoldenOp
 function maskedLines(snap: ScreenSnapshot, masks: readonly ScreenMask[]): string[] {
   const grid: string[][] = snap.cells
     ? snap.cells.map((row) => row.map((c) => (c.width === 0 ? '' : c.char || ' ')))
-    : snap.visibleLines.map((line) => padCells([...line], snap.cols));
+    : snap.visibleLines.map((line) => textCells(line, snap.cols));
   for (const mask of masks) {
     if (mask instanceof RegExp) continue;
     const height = mask.height ?? 1;
@@ -60,14 +65,28 @@ function maskedLines(snap: ScreenSnapshot, masks: readonly ScreenMask[]): string
   for (const mask of masks) {
     if (!(mask instanceof RegExp)) continue;
     const re = new RegExp(mask.source, mask.flags.includes('g') ? mask.flags : `${mask.flags}g`);
-    lines = lines.map((l) => l.replace(re, (m) => MASK_CHAR.repeat([...m].length)));
+    lines = lines.map((l) => l.replace(re, (m) => MASK_CHAR.repeat(stringWidth(m)))); // a wide character masks as two cells
   }
   return lines;
 }
 
-function padCells(chars: string[], cols: number): string[] {
-  while (chars.length < cols) chars.push(' ');
-  return chars;
+/** A line of screen text split into cells the way the screen laid it out ('' for the right half of a wide character). */
+function textCells(line: string, cols: number): string[] {
+  const cells: string[] = [];
+  for (const ch of line) {
+    const width = codepointWidth(ch.codePointAt(0) ?? 0);
+    if (width === 0 && cells.length > 0) {
+      // A combining mark belongs to the last character cell, not the empty right half of a wide one.
+      let i = cells.length - 1;
+      while (i > 0 && cells[i] === '') i--;
+      cells[i] += ch;
+      continue;
+    }
+    cells.push(ch);
+    if (width === 2) cells.push('');
+  }
+  while (cells.length < cols) cells.push(' ');
+  return cells.slice(0, cols);
 }
 
 function styleKey(c: SnapshotCell): string {

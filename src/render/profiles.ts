@@ -1,4 +1,5 @@
 import { ANSI_16 } from '../session/screen-colors.js';
+import type { CastTheme } from '../tape/asciicast.js';
 import { createHash } from 'node:crypto';
 import { TapedeckError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
@@ -110,4 +111,25 @@ function canonicalJson(value: unknown): string {
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
   }
   return JSON.stringify(value);
+}
+
+/**
+ * A profile drawn in a cast's own colours (asciicast term.theme): background,
+ * text and the palette (8 colours are repeated as the bright ones, as
+ * asciinema-player does); fonts and sizes stay the profile's.
+ */
+export function withCastTheme(profile: RenderProfile, theme: CastTheme): RenderProfile {
+  const palette = theme.palette.split(':');
+  const ansi = palette.length === 8 ? [...palette, ...palette] : palette;
+  return {
+    ...profile,
+    name: `${profile.name}+cast-theme`,
+    theme: { background: theme.bg, foreground: theme.fg, cursor: theme.fg, cursorAccent: theme.bg, ansi },
+  };
+}
+
+/** The profile for a cast: an explicit choice as given, else the default in the cast's theme when it has one. */
+export function profileForCast(profile: string | RenderProfile | undefined, theme: CastTheme | undefined): RenderProfile {
+  const base = resolveProfile(profile);
+  return profile === undefined && theme ? withCastTheme(base, theme) : base;
 }

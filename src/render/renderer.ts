@@ -154,6 +154,7 @@ async function openHarness(): Promise<Harness> {
     backend: BROWSER_BACKEND,
     chromium: browser.version(),
     xterm: packageVersion('@xterm/xterm') ?? 'missing',
+    'addon-unicode11': packageVersion('@xterm/addon-unicode11') ?? 'missing',
   };
   for (const [name, version] of Object.entries(fontVersions())) engine[name] = version ?? 'missing';
   return { context, page, cdp, engine, viewport };
@@ -186,6 +187,7 @@ async function serveAsset(route: Route): Promise<void> {
   let file: string | null = null;
   let contentType = 'application/octet-stream';
   if (path === '/xterm.js') [file, contentType] = [join(xtermDir() ?? '', 'lib/xterm.js'), 'text/javascript'];
+  else if (path === '/addon-unicode11.js') [file, contentType] = [join(packageDir('@xterm/addon-unicode11') ?? '', 'lib/addon-unicode11.js'), 'text/javascript'];
   else if (path === '/xterm.css') [file, contentType] = [join(xtermDir() ?? '', 'css/xterm.css'), 'text/css'];
   else {
     const m = /^\/fonts\/([^/]+)\/(.+)$/.exec(path);

@@ -1,4 +1,5 @@
 import { playCast, type CastPosition } from '../session/cast-play.js';
+import { profileForCast } from './profiles.js';
 import { screenshotSnapshot, type Screenshot, type ScreenshotOptions } from './screenshot.js';
 
 /**
@@ -11,7 +12,9 @@ export async function screenshotCast(file: string, position?: CastPosition, opti
   const played = await playCast(file, position, { scrollback: 0 });
   try {
     const snap = played.screen.snapshot({ includeCells: true });
-    const shot = await screenshotSnapshot(snap, played.events, { source: { file }, ...options });
+    // The cast's own colours unless a profile was chosen.
+    const profile = profileForCast(options.profile, played.header.theme);
+    const shot = await screenshotSnapshot(snap, played.events, { source: { file }, ...options, profile });
     return { ...shot, time: played.time };
   } finally {
     played.screen.dispose();

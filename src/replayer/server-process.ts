@@ -2,35 +2,11 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { TapedeckError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
 import { LineSplitter } from '../core/lines.js';
+import { killGroup, trackGroup } from '../core/process-group.js';
 
 const STDERR_TAIL_BYTES = 4096;
 /** How long stdout may stay open after the server exited (a background child holding it). */
 const EXIT_DRAIN_MS = 1000;
-
-/** Server process groups still running: ended when this process exits, so none outlive a run. */
-const liveGroups = new Set<number>();
-let exitHooked = false;
-
-function trackGroup(pid: number | undefined): () => void {
-  if (pid === undefined) return () => {};
-  if (!exitHooked) {
-    exitHooked = true;
-    process.on('exit', () => {
-      for (const group of liveGroups) killGroup(group, 'SIGKILL');
-    });
-  }
-  liveGroups.add(pid);
-  return () => liveGroups.delete(pid);
-}
-
-function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // Already gone.
-  }
-}
 
 export interface ServerHandlers {
   onLine: (line: Buffer) => void;

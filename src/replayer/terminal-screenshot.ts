@@ -7,7 +7,7 @@ import { safeName } from '../core/golden-paths.js';
 import type { ScreenMask } from '../render/golden-text.js';
 import { PngError } from '../render/pixel-diff-png.js';
 import { comparePngs, describeMismatch, validateCompareOptions, writeMismatchArtifacts, type PixelCompareOptions, type PixelComparison } from '../render/pixel-diff.js';
-import { resolveProfile, type RenderProfile } from '../render/profiles.js';
+import { profileForCast, type RenderProfile } from '../render/profiles.js';
 import { renderSnapshot, rendererEngine } from '../render/renderer.js';
 import type { CursorMode } from '../render/renderer-repaint.js';
 import type { ScreenSnapshot } from '../session/screen.js';
@@ -73,6 +73,9 @@ export class CheckpointScreenshots {
   private readonly store: GoldenStore;
   private readonly compareOptions: PixelCompareOptions;
 
+  /** The tape's own colours unless a profile was chosen. */
+  private readonly profile: RenderProfile;
+
   constructor(
     private readonly plan: TerminalPlan,
     private readonly options: ScreenshotCheckpointOptions,
@@ -81,7 +84,7 @@ export class CheckpointScreenshots {
   ) {
     // Bad options are usage errors before any program starts.
     this.compareOptions = validateCompareOptions(options);
-    resolveProfile(options.profile);
+    this.profile = profileForCast(options.profile, plan.header.theme);
     const mode = options.updateMode;
     this.store = new GoldenStore(typeof mode === 'string' ? { mode } : mode ?? resolveUpdatePolicy(update ? 'all' : undefined));
     this.paths = checkpointScreenshotPaths(plan);
@@ -121,7 +124,7 @@ export class CheckpointScreenshots {
     if (!golden) return undefined;
     let png: Buffer;
     try {
-      png = (await renderSnapshot(snap, { profile: this.options.profile, cursor: this.options.cursor, mask: this.mask })).png;
+      png = (await renderSnapshot(snap, { profile: this.profile, cursor: this.options.cursor, mask: this.mask })).png;
     } catch (err) {
       throw this.rendererError(step, err);
     }

@@ -1,4 +1,5 @@
 import { readFileSync, rmSync, statSync } from 'node:fs';
+import { freshHome, freshHomeEnv, recordedCwd } from './terminal-home.js';
 import { TapedeckError } from '../core/errors.js';
 import { signalExitCode } from '../core/process.js';
 import type { ScreenMask } from '../render/golden-text.js';
@@ -11,7 +12,7 @@ import type { TapeTrust } from './tape-trust.js';
 import { planTerminalReplay, type PlannedStep, type TerminalPlan, type TerminalStepKind } from './terminal-plan.js';
 import { checkpointKey, syncKey } from './terminal-screen.js';
 import { CheckpointScreenshots, type CheckpointScreenshot, type ScreenshotCheckpointOptions } from './terminal-screenshot.js';
-import { castFromLive, rewriteCastFromLive } from './terminal-update.js';
+import { castFromLive, rewriteCastFromLive, type StepRef } from './terminal-update.js';
 import { tapeDecision } from '../core/golden-store.js';
 import { goldenPaths } from '../core/golden-paths.js';
 import { exitWithin, waitForScreenKey, type ScreenWaitOutcome } from './terminal-wait.js';
@@ -46,7 +47,10 @@ export interface TerminalReplayOptions {
   writePending?: boolean;
   /** Merged over the recorded environment (`undefined` removes a variable). */
   env?: Record<string, string | undefined>;
+  /** Where the program runs; default the tape's recorded directory when it exists, else the current one. */
   cwd?: string;
+  /** HOME: `fresh` (default) an empty temporary directory removed after the run, `inherit` the caller's. */
+  home?: 'fresh' | 'inherit';
 }
 
 export type TerminalStepStatus = 'ok' | 'drifted' | 'not-run';
@@ -124,8 +128,8 @@ class TerminalReplay {
   private readonly timeoutMs: number;
   private readonly drifts: Drift[] = [];
   private readonly steps: TerminalStepResult[] = [];
-  /** Live event seq → recorded time of the step it carried out (for --update). */
-  private readonly stepTimes = new Map<number, number>();
+  /** Live event seq → the step it carried out (for --update). */
+  private readonly stepTimes = new Map<number, StepRef>();
   private stopped = false;
   private terminal!: Terminal;
   private started = 0;
@@ -148,7 +152,13 @@ class TerminalReplay {
     if (this.shots?.needed) await this.shots.prepare();
     this.started = performance.now();
     this.lastStepAt = this.started;
-    this.terminal = this.spawn();
+    const home = this.options.home === 'inherit' ? undefined : freshHome();
+    try {
+      this.terminal = this.spawn(home?.path);
+    } catch (err) {
+      home?.remove();
+      throw err;
+    }
     let live: TerminalEvent[] = [];
     let liveExit: TerminalExit | undefined;
     try {
@@ -162,6 +172,7 @@ class TerminalReplay {
       live = [...this.terminal.events.events];
     } finally {
       await this.terminal.dispose();
+      home?.remove();
     }
     let updated = false;
     let pendingPath: string | undefined;
@@ -203,7 +214,7 @@ class TerminalReplay {
     };
   }
 
-  private spawn(): Terminal {
+  private spawn(home: string | undefined): Terminal {
     const { header, command } = this.plan;
     const recorded = Object.fromEntries(Object.entries(header.env ?? {}).filter(([name]) => RECORDED_ENV_ALLOWED.test(name)));
     try {
@@ -211,8 +222,8 @@ class TerminalReplay {
         rows: header.rows,
         cols: header.cols,
         term: header.termType,
-        env: { ...recorded, ...this.options.env },
-        cwd: this.options.cwd,
+        env: { ...recorded, ...(home ? freshHomeEnv(home) : {}), ...this.options.env },
+        cwd: this.options.cwd ?? recordedCwd(this.plan.path, header),
         ...liveRedaction(this.plan.secrets, this.options.env),
       });
     } catch (err) {
@@ -327,7 +338,7 @@ class TerminalReplay {
   }
 
   private stepDone(step: PlannedStep, seq: number): void {
-    this.stepTimes.set(seq, step.time);
+    this.stepTimes.set(seq, { time: step.time, line: step.at.line });
     this.lastStepAt = performance.now();
     this.lastStepRecorded = step.time;
   }

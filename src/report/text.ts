@@ -2,6 +2,7 @@ import type { TapeReplayResult } from '../replayer/protocol.js';
 import type { TerminalTapeResult } from '../replayer/terminal.js';
 import { driftLines } from '../core/drift.js';
 import { oneLine } from '../core/terminal-safe.js';
+import { driftRuns, repeatLine } from './drift-runs.js';
 
 /** A run of protocol tapes (replayProtocolTapes) or of both kinds (replayTapes). */
 export interface ReplayTextInput {
@@ -36,7 +37,10 @@ export function formatReplayText(run: ReplayTextInput, options: { color?: boolea
     const driftedPairs = new Set(tape.drifts.map((d) => d.pair)).size;
     const counted = terminal ? `${tape.drifts.length} drift(s) in ${units}` : `${driftedPairs} of ${units} drifted`;
     out.push(`${red(state.padEnd(6))} ${oneLine(tape.tape)} (${counted})`);
-    for (const d of tape.drifts) out.push(...driftLines(d, { clipRequest: 200 }).map((l) => `  ${l}`));
+    for (const run of driftRuns(tape.drifts)) {
+      out.push(...driftLines(run.first, { clipRequest: 200 }).map((l) => `  ${l}`));
+      if (run.repeats.length > 0) out.push(`  ${repeatLine(run)}`);
+    }
     if (terminal && tape.updated) out.push(`  re-recorded the output of ${tape.tape} from the live run`);
     if (!terminal && tape.updatedPairs > 0) out.push(`  rewrote ${tape.updatedPairs} pair(s) of ${tape.tape} with the live responses`);
   }

@@ -121,13 +121,14 @@ export async function playCast(path: string, position?: CastPosition, options: {
   played.time = end.time;
   played.markers = end.markers;
   played.events = end.events;
-  if (position && 'marker' in position && !end.reachedMarker) {
+  if (position && ('marker' in position || 'markerIndex' in position) && !end.reachedMarker) {
     played.screen.dispose();
-    const known = end.markers.length ? `markers in the tape: ${end.markers.map((m) => JSON.stringify(m)).join(', ')}` : 'the tape has no markers';
-    throw new TapedeckError('MARKER_NOT_FOUND', `no marker ${JSON.stringify(position.marker)} (${known})`, {
+    const known = end.markers.length ? `markers in the tape: ${end.markers.map((m, i) => `#${i + 1} ${JSON.stringify(m)}`).join(', ')}` : 'the tape has no markers';
+    const wanted = 'marker' in position ? JSON.stringify(position.marker) : `#${position.markerIndex}`;
+    throw new TapedeckError('MARKER_NOT_FOUND', `no marker ${wanted} (${known})`, {
       exitCode: ExitCode.usage,
       location: { file: path },
-      details: { marker: position.marker, markers: end.markers },
+      details: { marker: 'marker' in position ? position.marker : `#${position.markerIndex}`, markers: end.markers },
     });
   }
   return played;

@@ -1,8 +1,12 @@
 import { eventBytes, parseResize, type CastHeader } from '../tape/asciicast.js';
 import { openCast } from '../tape/asciicast-read.js';
 
-/** Where to stop: after the named marker, or after every event at or before `seconds`. */
-export type CastPosition = { marker: string } | { seconds: number } | undefined;
+/**
+ * Where to stop: after the named marker, after the `markerIndex`-th marker
+ * (1-based: how markers with an empty label, asciinema's marker key, are
+ * addressed), or after every event at or before `seconds`.
+ */
+export type CastPosition = { marker: string } | { markerIndex: number } | { seconds: number } | undefined;
 
 /** What a screen must do to show a cast, in order. Output is batched for xterm. */
 export type CastStep =
@@ -51,7 +55,8 @@ export async function* castSteps(path: string, position: CastPosition): AsyncGen
       yield { kind: 'exit', status: Number(event.data) };
     } else if (event.code === 'm') {
       markers.push(event.data);
-      if (position && 'marker' in position && event.data === position.marker) {
+      const hit = position && ('marker' in position ? event.data === position.marker : 'markerIndex' in position && markers.length === position.markerIndex);
+      if (hit) {
         reachedMarker = true;
         break;
       }

@@ -1,6 +1,6 @@
 /**
  * The pinned environment a terminal program runs in (docs/ARCHITECTURE.md
- * "Determinism rules"): the same TERM, locale, time zone and size everywhere,
+ * "Determinism rules"): the same TERM, locale and time zone everywhere (the size comes from the PTY),
  * and none of the caller's colour-forcing switches.
  */
 
@@ -14,8 +14,9 @@ export const COLOUR_FORCING_VARS = [
 const PARENT_TERMINAL_VARS = ['TMUX', 'TMUX_PANE', 'STY', 'WINDOW', 'WINDOWID', 'TERMCAP', 'VTE_VERSION', 'KITTY_WINDOW_ID', 'LC_ALL'];
 
 export interface EnvOptions {
-  rows: number;
-  cols: number;
+  /** Accepted for callers that pass the size; not exported to the program (the PTY carries it). */
+  rows?: number;
+  cols?: number;
   term?: string;
   /** Merged last: wins over the pinned values; `undefined` removes a variable. */
   env?: Record<string, string | undefined>;
@@ -30,8 +31,10 @@ export function pinnedEnv(options: EnvOptions): Record<string, string> {
   env.TERM = options.term ?? 'xterm-256color';
   env.LANG = 'C.UTF-8';
   env.TZ = 'UTC';
-  env.COLUMNS = String(options.cols);
-  env.LINES = String(options.rows);
+  // No LINES/COLUMNS: ncurses prefers them to the terminal's size, so a program
+  // started with them never follows a resize (SIGWINCH). The PTY has the size.
+  delete env.COLUMNS;
+  delete env.LINES;
   for (const [k, v] of Object.entries(options.env ?? {})) {
     if (v === undefined) delete env[k];
     else env[k] = v;

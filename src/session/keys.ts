@@ -76,8 +76,12 @@ function anyModifier(m: Modifiers): boolean {
   return m.ctrl || m.alt || m.shift;
 }
 
-/** Ctrl applied to a printable character, as xterm maps it (ctrl+a → 0x01, ctrl+space → NUL). */
-function ctrlChar(ch: string, chord: string): string {
+/**
+ * Ctrl applied to a printable character, as xterm maps it (ctrl+a → 0x01,
+ * ctrl+space → NUL); characters with no control code (ctrl+-, ctrl+1, ctrl+.)
+ * send themselves, as xterm does without modifyOtherKeys.
+ */
+function ctrlChar(ch: string): string {
   const c = ch.toLowerCase();
   if (c >= 'a' && c <= 'z') return String.fromCharCode(c.charCodeAt(0) - 96);
   const table: Record<string, string> = {
@@ -85,9 +89,7 @@ function ctrlChar(ch: string, chord: string): string {
     ']': '\x1d', '5': '\x1d', '^': '\x1e', '6': '\x1e', '_': '\x1f', '7': '\x1f', '/': '\x1f',
     '?': '\x7f', '8': '\x7f',
   };
-  const mapped = table[c];
-  if (mapped === undefined) throw invalidKey(chord, `ctrl+${ch} has no control code in xterm`);
-  return mapped;
+  return table[c] ?? ch;
 }
 
 function encodeNamed(name: string, mods: Modifiers, modes: InputModes, chord: string): string | undefined {
@@ -131,7 +133,7 @@ export function encodeKey(chord: string, modes: InputModes): string {
   if ([...base].length !== 1) throw invalidKey(chord, 'not a key name (Enter, Tab, Escape, Backspace, Delete, Insert, Up, Down, Left, Right, Home, End, PageUp, PageDown, F1–F12, Space, KP0–KP9) or a single character');
   // A single character: itself, shifted, ctrl-mapped and/or ESC-prefixed for alt.
   let ch = mods.shift ? base.toUpperCase() : base;
-  if (mods.ctrl) ch = ctrlChar(ch, chord);
+  if (mods.ctrl) ch = ctrlChar(ch);
   return (mods.alt ? ESC : '') + ch;
 }
 

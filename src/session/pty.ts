@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import type { IPty } from 'node-pty';
 import { TapedeckError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
-import { killGroup } from './kill.js';
+import { killGroup } from '../core/process-group.js';
 
 const require = createRequire(import.meta.url);
 let nodePty: typeof import('node-pty') | undefined;
@@ -69,6 +69,8 @@ const MAX_DRAIN_BYTES = 256 * 1024 * 1024;
  */
 export class PtyProcess {
   readonly pty: IPty;
+  /** The master side is (being) closed: writes would fail with EBADF, so they are dropped. */
+  private closed = false;
 
   constructor(private readonly options: PtyProcessOptions) {
     const pty = loadNodePty();
@@ -112,7 +114,10 @@ export class PtyProcess {
     const fd = internals._fd;
     // Once the socket closed, the fd number may belong to another file: never read it again.
     let open = true;
-    socket.once('close', () => (open = false));
+    socket.once('close', () => {
+      open = false;
+      this.closed = true;
+    });
     const destroy = socket.destroy.bind(socket);
     socket.destroy = (...args: unknown[]) => {
       if (open) this.drain(fd);
@@ -138,7 +143,19 @@ export class PtyProcess {
   }
 
   write(data: string | Buffer): void {
-    this.pty.write(data);
+    if (!this.closed) this.pty.write(data);
+  }
+
+  /**
+   * Closes the master side once writes already handed to node-pty are done:
+   * node-pty writes with fs.write on a thread, and closing the fd under it logs
+   * "Unhandled pty write error ... EBADF" (e.g. a query answer sent just before dispose).
+   */
+  async close(): Promise<void> {
+    this.closed = true;
+    const queue = (this.pty as unknown as { _writeStream?: { _writeQueue?: unknown[] } })._writeStream?._writeQueue;
+    for (let i = 0; i < 50 && queue && queue.length > 0; i++) await new Promise((resolve) => setTimeout(resolve, 2));
+    this.destroy();
   }
 
   resize(rows: number, cols: number): void {
@@ -152,6 +169,7 @@ export class PtyProcess {
 
   /** Ends the child's whole process group and closes the master side. */
   destroy(): void {
+    this.closed = true;
     killGroup(this.pty.pid, 'SIGHUP');
     try {
       (this.pty as unknown as UnixPtyInternals).destroy();

@@ -1,4 +1,4 @@
-import { killGroup } from './kill.js';
+import { killGroup } from '../core/process-group.js';
 import { terminalOwner } from './owner.js';
 
 /**

@@ -2,6 +2,7 @@ import xtermHeadless from '@xterm/headless';
 import type { IBufferCell, Terminal as XTerm } from '@xterm/headless';
 import { RepeatGuard } from './vt-guard.js';
 import { resolveColor, type CellColor } from './screen-colors.js';
+import { useGlibcWidths } from './unicode-widths.js';
 
 const { Terminal: HeadlessTerminal } = xtermHeadless;
 
@@ -75,6 +76,8 @@ export class Screen {
       allowProposedApi: true,
       logLevel: 'off', // its parse warnings would print tape bytes to the user's terminal
     });
+    // Unicode 6 widths (xterm's default) put every emoji in one cell; programs count two.
+    useGlibcWidths(this.xterm.unicode);
   }
 
   get rows(): number {

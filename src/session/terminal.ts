@@ -1,7 +1,7 @@
 import { constants } from 'node:os';
 import { TapedeckError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
-import { Screen, type ScreenSnapshot, type SnapshotOptions } from './screen.js';
+import { Screen, type SnapshotOptions } from './screen.js';
 import { pinnedEnv } from './env.js';
 import { EventLog, type InputKind, type TerminalEvent } from './events.js';
 import { encodeKeys } from './keys.js';
@@ -9,77 +9,11 @@ import { PtyProcess, killGroup, type PtyExit } from './pty.js';
 import { trackProcess } from './registry.js';
 import { checkWorkingDirectory, resolveCommand } from './resolve-command.js';
 import { normaliseSignal } from './signals.js';
-import { DEFAULT_WAIT_TIMEOUT_MS, exitedWhileWaitingError, validateDuration, waitTimeoutError, type WaitOptions } from './waits.js';
+import type { InputResult, KeysResult, ScreenWaitResult, SpawnOptions, TerminalExit, TerminalSnapshot } from './terminal-types.js';
+import { TerminalWaits } from './terminal-waits.js';
+import type { WaitOptions } from './waits.js';
 
-export interface SpawnOptions {
-  rows?: number;
-  cols?: number;
-  cwd?: string;
-  /** Merged over the pinned environment; `undefined` removes a variable. */
-  env?: Record<string, string | undefined>;
-  /** TERM (default xterm-256color). */
-  term?: string;
-  /** Scrollback lines kept by the headless screen (default 1000). */
-  scrollback?: number;
-  /** Keep every event in `events.events` (default true; recorders that stream to disk turn it off). */
-  retainEvents?: boolean;
-  outputFilter?: (chunk: Buffer) => Buffer; // rewrites output before it is logged or drawn (replay's redaction)
-  /**
-   * Answer terminal queries (device attributes, cursor position reports) from
-   * the headless screen, as a real terminal would (default true). Turn off when
-   * a real terminal already answers, e.g. interactive recording.
-   */
-  answerQueries?: boolean;
-}
-
-export interface TerminalExit {
-  exitCode: number;
-  /** Name of the signal that ended the program, or null. */
-  signal: string | null;
-}
-
-export interface InputResult {
-  bytesWritten: number;
-  seq: number;
-}
-
-export interface KeysResult extends InputResult {
-  /** The keys as supplied. */
-  accepted: string[];
-}
-
-export interface TerminalSnapshot extends ScreenSnapshot {
-  /** Seq of the last output event whose bytes are on this screen. */
-  capturedAtSeq: number;
-}
-
-/** Seed 002 §13.5's render-wait result; a timeout rejects (WAIT_TIMEOUT), so matched is always true. */
-export interface ScreenWaitResult {
-  matched: true; timedOut: false; matchedText?: string;
-  cursorRow: number; cursorCol: number; capturedAtSeq: number;
-}
-
-interface WaitContext<T> {
-  resolve(value: T): void;
-  reject(err: Error): void;
-}
-
-interface WaitHooks<T> {
-  start?(ctx: WaitContext<T>): void;
-  /** After new output is on the screen. */
-  screen?(ctx: WaitContext<T>): void;
-  /** As soon as output bytes arrive (before parsing). */
-  output?(ctx: WaitContext<T>): void;
-  /** After the program exited and its last bytes are on the screen. */
-  exit?(ctx: WaitContext<T>): void;
-  cleanup?(): void;
-}
-
-interface Watcher {
-  screen(): void;
-  output(): void;
-  exit(): void;
-}
+export type { InputResult, KeysResult, ScreenWaitResult, SpawnOptions, TerminalExit, TerminalSnapshot } from './terminal-types.js';
 
 const SIGNAL_NAMES = new Map(Object.entries(constants.signals).map(([name, num]) => [num, name]));
 
@@ -101,7 +35,7 @@ export class Terminal {
   readonly exited: Promise<TerminalExit>;
   private readonly child: PtyProcess;
   private readonly untrack: () => void;
-  private readonly watchers = new Set<Watcher>();
+  private readonly waits: TerminalWaits;
   private exitInfo: TerminalExit | null = null;
   private renderedSeq = 0;
   private resolveExited!: (exit: TerminalExit) => void;
@@ -132,6 +66,18 @@ export class Terminal {
     });
     this.untrack = trackProcess(this.child);
     this.screen = new Screen({ rows, cols, scrollback: options.scrollback });
+    const exitInfo = () => this.exitInfo;
+    const renderedSeq = () => this.renderedSeq;
+    this.waits = new TerminalWaits({
+      screen: this.screen,
+      get exitInfo() {
+        return exitInfo();
+      },
+      get renderedSeq() {
+        return renderedSeq();
+      },
+      exited: this.exited,
+    });
     if (options.answerQueries ?? true) {
       // Programs such as vim query the terminal and may stall without an answer.
       this.screen.xterm.onData((reply) => {
@@ -175,10 +121,10 @@ export class Terminal {
 
   private onOutput(chunk: Buffer): void {
     const event = this.events.append({ type: 'output', data: chunk });
-    for (const w of this.watchers) w.output();
+    this.waits.output();
     void this.screen.write(chunk).then(() => {
       this.renderedSeq = event.seq;
-      for (const w of this.watchers) w.screen();
+      this.waits.screen();
     });
   }
 
@@ -188,7 +134,7 @@ export class Terminal {
     this.exitInfo = info;
     this.untrack();
     this.events.append({ type: 'exit', exitCode: info.exitCode, signal: info.signal });
-    for (const w of this.watchers) w.exit();
+    this.waits.exit();
     this.resolveExited(info);
   }
 
@@ -256,7 +202,7 @@ export class Terminal {
    */
   async kill(graceMs = 1000): Promise<TerminalExit> {
     if (this.exitInfo) return this.exitInfo;
-    this.child.destroy();
+    await this.child.close();
     const timer = setTimeout(() => killGroup(this.child.pid, 'SIGKILL'), graceMs);
     try {
       return await this.exited;
@@ -291,129 +237,35 @@ export class Terminal {
     return this.screen.text();
   }
 
-  // ---- waits ----------------------------------------------------------------
-
-  private wait<T>(what: string, options: WaitOptions, hooks: WaitHooks<T>): Promise<T> {
-    const timeoutMs = options.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS;
-    validateDuration('timeoutMs', timeoutMs);
-    return new Promise<T>((resolve, reject) => {
-      let done = false;
-      const finish = (settle: () => void) => {
-        if (done) return;
-        done = true;
-        clearTimeout(timer);
-        this.watchers.delete(watcher);
-        hooks.cleanup?.();
-        settle();
-      };
-      const ctx: WaitContext<T> = {
-        resolve: (value) => finish(() => resolve(value)),
-        reject: (err) => finish(() => reject(err)),
-      };
-      const watcher: Watcher = {
-        screen: () => hooks.screen?.(ctx),
-        output: () => hooks.output?.(ctx),
-        exit: () => hooks.exit?.(ctx),
-      };
-      const timer = setTimeout(
-        () => ctx.reject(waitTimeoutError(what, timeoutMs, this.screen.text(), { capturedAtSeq: this.renderedSeq })),
-        timeoutMs,
-      );
-      this.watchers.add(watcher);
-      hooks.start?.(ctx);
-    });
-  }
-
-  private screenResult(matchedText?: string): ScreenWaitResult {
-    const c = this.screen.cursor;
-    return { matched: true, timedOut: false, ...(matchedText === undefined ? {} : { matchedText }), cursorRow: c.row, cursorCol: c.col, capturedAtSeq: this.renderedSeq };
-  }
-
-  /** A wait on a screen condition: checked now, after every parsed output, and once more at exit. */
-  private waitForScreen(what: string, options: WaitOptions, test: () => string | boolean): Promise<ScreenWaitResult> {
-    const check = (ctx: WaitContext<ScreenWaitResult>) => {
-      const hit = test();
-      if (hit !== false) ctx.resolve(this.screenResult(typeof hit === 'string' ? hit : undefined));
-      return hit !== false;
-    };
-    return this.wait<ScreenWaitResult>(what, options, {
-      start: (ctx) => {
-        if (check(ctx)) return;
-        if (this.exitInfo) ctx.reject(exitedWhileWaitingError(what, this.screen.text(), this.exitInfo));
-      },
-      screen: check,
-      exit: (ctx) => {
-        if (!check(ctx) && this.exitInfo) ctx.reject(exitedWhileWaitingError(what, this.screen.text(), this.exitInfo));
-      },
-    });
-  }
+  // ---- waits (terminal-waits.ts) -------------------------------------------
 
   /** Waits until the visible screen contains `pattern` (a literal string or a RegExp). */
   waitForText(pattern: string | RegExp, options: WaitOptions = {}): Promise<ScreenWaitResult> {
-    if (typeof pattern !== 'string') return this.waitForRegex(pattern, options);
-    return this.waitForScreen(`text ${JSON.stringify(pattern)}`, options, () => (this.screen.text().includes(pattern) ? pattern : false));
+    return this.waits.waitForText(pattern, options);
   }
 
   waitForRegex(pattern: RegExp, options: WaitOptions = {}): Promise<ScreenWaitResult> {
-    return this.waitForScreen(`regex ${pattern}`, options, () => {
-      pattern.lastIndex = 0;
-      const m = pattern.exec(this.screen.text());
-      return m ? m[0] : false;
-    });
+    return this.waits.waitForRegex(pattern, options);
   }
 
   /** Waits until the cursor is at (row, col), 0-based. */
   waitForCursor(row: number, col: number, options: WaitOptions = {}): Promise<ScreenWaitResult> {
-    return this.waitForScreen(`cursor at row ${row}, col ${col}`, options, () => {
-      const c = this.screen.cursor;
-      return c.row === row && c.col === col;
-    });
+    return this.waits.waitForCursor(row, col, options);
   }
 
   /** Waits until the program wrote nothing for `idleMs` (or has exited). */
   waitForIdle(idleMs: number, options: WaitOptions = {}): Promise<{ timedOut: false; idleMs: number; capturedAtSeq: number }> {
-    validateDuration('idleMs', idleMs);
-    let idleTimer: NodeJS.Timeout | undefined;
-    type R = { timedOut: false; idleMs: number; capturedAtSeq: number };
-    const settled = (ctx: WaitContext<R>) => void this.screen.flush().then(() => ctx.resolve({ timedOut: false, idleMs, capturedAtSeq: this.renderedSeq }));
-    const arm = (ctx: WaitContext<R>) => {
-      clearTimeout(idleTimer);
-      idleTimer = setTimeout(() => settled(ctx), idleMs);
-    };
-    return this.wait<R>(`${idleMs} ms without output`, options, {
-      start: (ctx) => (this.exitInfo ? settled(ctx) : arm(ctx)),
-      output: arm,
-      exit: settled,
-      cleanup: () => clearTimeout(idleTimer),
-    });
+    return this.waits.waitForIdle(idleMs, options);
   }
 
   /** Waits until the visible screen (text, cursor, alt screen) stayed the same for `stableMs`. */
   waitForStable(stableMs: number, options: WaitOptions = {}): Promise<ScreenWaitResult> {
-    validateDuration('stableMs', stableMs);
-    let timer: NodeJS.Timeout | undefined;
-    let frame = '';
-    const arm = (ctx: WaitContext<ScreenWaitResult>) => {
-      clearTimeout(timer);
-      frame = this.screen.frameKey();
-      // Stable = the frame when the timer fires is identical to the one when it was armed.
-      timer = setTimeout(() => (this.screen.frameKey() === frame ? ctx.resolve(this.screenResult()) : arm(ctx)), stableMs);
-    };
-    return this.wait<ScreenWaitResult>(`the screen to be stable for ${stableMs} ms`, options, {
-      start: arm,
-      screen: (ctx) => {
-        if (this.screen.frameKey() !== frame) arm(ctx);
-      },
-      exit: (ctx) => ctx.resolve(this.screenResult()),
-      cleanup: () => clearTimeout(timer),
-    });
+    return this.waits.waitForStable(stableMs, options);
   }
 
   /** Waits for the program to end; resolves with its exit code and signal. */
   waitForExit(options: WaitOptions = {}): Promise<TerminalExit> {
-    return this.wait<TerminalExit>('the program to exit', options, {
-      start: (ctx) => void this.exited.then((exit) => ctx.resolve(exit)),
-    });
+    return this.waits.waitForExit(options);
   }
 }
 

@@ -1,3 +1,4 @@
+import { dirname, relative, resolve } from 'node:path';
 import { openCast } from './asciicast-read.js';
 import { eventBytes, parseResize, type CastFormat } from './asciicast.js';
 import { CastWriter } from './asciicast-write.js';
@@ -21,6 +22,12 @@ export async function convertCast(input: string, output: string, format: CastFor
     command: h.command,
     idleTimeLimit: h.idleTimeLimit,
     env: h.env,
+    cwd: h.cwd,
+    // Relative to the new tape's directory.
+    cwdFromTape: h.cwdFromTape ? relative(dirname(resolve(output)), resolve(dirname(input), h.cwdFromTape)) || '.' : undefined,
+    theme: h.theme,
+    termVersion: h.termVersion,
+    tags: h.tags,
   });
   let events = 0;
   try {

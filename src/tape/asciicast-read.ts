@@ -5,7 +5,7 @@ import { readNumberedLines } from '../core/lines.js';
 import { warn } from '../core/warn.js';
 import { isRegularFile, spoolToFile } from '../core/temp-files.js';
 import { limit, limitError } from '../core/limits.js';
-import { BYTES_EVENT, parseResize, type CastEvent, type CastHeader, type CastVersion } from './asciicast.js';
+import { BYTES_EVENT, parseResize, type CastEvent, type CastHeader, type CastTheme, type CastVersion } from './asciicast.js';
 
 export interface OpenedCast {
   path: string;
@@ -74,7 +74,24 @@ function parseHeader(file: string, raw: Record<string, unknown>): CastHeader {
   if (typeof raw.idle_time_limit === 'number') header.idleTimeLimit = raw.idle_time_limit;
   const ext = raw.tapedeck;
   if (isObject(ext) && Array.isArray(ext.argv) && ext.argv.every((a) => typeof a === 'string')) header.argv = ext.argv as string[];
+  if (isObject(ext) && typeof ext.cwd === 'string' && ext.cwd !== '') header.cwd = ext.cwd;
+  if (isObject(ext) && typeof ext.cwdFromTape === 'string' && ext.cwdFromTape !== '') header.cwdFromTape = ext.cwdFromTape;
+  const term = version === 3 && isObject(raw.term) ? raw.term : {};
+  const theme = castTheme(version === 3 ? term.theme : raw.theme);
+  if (theme) header.theme = theme;
+  if (typeof term.version === 'string') header.termVersion = term.version;
+  if (Array.isArray(raw.tags) && raw.tags.every((t) => typeof t === 'string')) header.tags = raw.tags as string[];
   return header;
+}
+
+/** A theme only when it is complete and well formed (players ignore it otherwise, so do we). */
+function castTheme(v: unknown): CastTheme | undefined {
+  if (!isObject(v)) return undefined;
+  const colour = (c: unknown) => typeof c === 'string' && /^#[0-9a-fA-F]{6}$/.test(c);
+  if (!colour(v.fg) || !colour(v.bg) || typeof v.palette !== 'string') return undefined;
+  const palette = v.palette.split(':');
+  if ((palette.length !== 8 && palette.length !== 16) || !palette.every(colour)) return undefined;
+  return { fg: v.fg as string, bg: v.bg as string, palette: v.palette };
 }
 
 /** Reads the first line without reading the file whole. */

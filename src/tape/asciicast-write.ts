@@ -5,7 +5,7 @@ import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'n
 import { dirname } from 'node:path';
 import { TapedeckError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
-import { BYTES_EVENT, type CastFormat } from './asciicast.js';
+import { BYTES_EVENT, type CastFormat, type CastTheme } from './asciicast.js';
 import { Utf8Chunker, type Utf8Piece } from './asciicast-utf8.js';
 
 export interface CastWriterOptions {
@@ -26,6 +26,15 @@ export interface CastWriterOptions {
   command?: string;
   idleTimeLimit?: number;
   env?: Record<string, string>;
+  /** Working directory of the recording (kept under the "tapedeck" key; replays run there). */
+  cwd?: string;
+  /** That directory relative to the tape's. */
+  cwdFromTape?: string;
+  theme?: CastTheme;
+  /** v3 only: term.version. */
+  termVersion?: string;
+  /** v3 only. */
+  tags?: string[];
 }
 
 /** Quotes argv for display only (a tape's command is never run by a shell). */
@@ -41,15 +50,21 @@ export function castHeaderLine(options: CastWriterOptions): Record<string, unkno
   else if (options.command !== undefined) optional.command = options.command;
   if (options.idleTimeLimit !== undefined) optional.idle_time_limit = options.idleTimeLimit;
   if (options.env) optional.env = options.env;
-  if (options.argv) optional.tapedeck = { argv: options.argv };
+  const ext: Record<string, unknown> = {};
+  if (options.argv) ext.argv = options.argv;
+  if (options.cwd) ext.cwd = options.cwd;
+  if (options.cwdFromTape) ext.cwdFromTape = options.cwdFromTape;
+  if (Object.keys(ext).length > 0) optional.tapedeck = ext;
   if ((options.format ?? 'v3') === 'v2') {
     // v2 has no term.type: TERM lives in env, where asciinema 2 puts it.
     const env = options.termType ? { ...options.env, TERM: options.termType } : options.env;
-    return { version: 2, width: options.cols, height: options.rows, timestamp, ...optional, ...(env ? { env } : {}) };
+    return { version: 2, width: options.cols, height: options.rows, timestamp, ...optional, ...(env ? { env } : {}), ...(options.theme ? { theme: options.theme } : {}) };
   }
   const term: Record<string, unknown> = { cols: options.cols, rows: options.rows };
   if (options.termType) term.type = options.termType;
-  return { version: 3, term, timestamp, ...optional };
+  if (options.termVersion) term.version = options.termVersion;
+  if (options.theme) term.theme = options.theme;
+  return { version: 3, term, timestamp, ...optional, ...(options.tags ? { tags: options.tags } : {}) };
 }
 
 /** Microsecond precision, as asciinema writes it. */

@@ -39,6 +39,23 @@ export interface CastHeader {
   idleTimeLimit?: number;
   /** The exact argv recorded by tapedeck, when it made the tape. */
   argv?: string[];
+  /** Working directory of the recording (tapedeck's header key). */
+  cwd?: string;
+  /** The same directory relative to the tape's own (so a checked-in tape finds its checkout wherever it is). */
+  cwdFromTape?: string;
+  /** The recording terminal's colours (v3 term.theme, v2 theme). */
+  theme?: CastTheme;
+  /** v3 term.version: the recording terminal's version string. */
+  termVersion?: string;
+  /** v3 tags. */
+  tags?: string[];
+}
+
+/** asciicast's theme: "#rrggbb" colours, palette 8 or 16 of them joined by ":". */
+export interface CastTheme {
+  fg: string;
+  bg: string;
+  palette: string;
 }
 
 export interface CastEvent {

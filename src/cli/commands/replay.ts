@@ -81,6 +81,12 @@ terminal tapes:
                        not in this project (only for tapes you trust: it runs as you)
   --bail               stop a tape at its first drift (default: send the input anyway, go on)
   --realtime           wait the recorded interval before each step
+  --cwd DIR            run the program in DIR (default: where the tape was recorded,
+                       found from the tape's folder first, then as an absolute path;
+                       else the current directory)
+  --home fresh|inherit HOME for the program: a fresh empty temporary directory per
+                       replay (default; nothing a program saves reaches the next run)
+                       or the caller's
   --screenshots        at each marker also render the live screen (Chromium; masks painted
                        over) and pixel-compare it with <tape without .cast>.<marker>.png
                        beside the tape: written when missing (not on CI), rewritten with
@@ -124,6 +130,8 @@ export async function run(argv: string[]): Promise<number> {
     'step-timeout-ms': { type: 'string' },
     bail: { type: 'boolean', default: false },
     realtime: { type: 'boolean', default: false },
+    cwd: { type: 'string' },
+    home: { type: 'string' },
     screenshots: { type: 'boolean', default: false },
     'trust-tape': { type: 'boolean', default: false },
     threshold: { type: 'string' },
@@ -179,6 +187,8 @@ export async function run(argv: string[]): Promise<number> {
           stepTimeoutMs: parseIntOption('step-timeout-ms', values['step-timeout-ms'], DEFAULT_STEP_TIMEOUT_MS, 1),
           bail: values.bail,
           realtime: values.realtime,
+          cwd: values.cwd,
+          home: parseHome(values.home),
           update: values.update,
           writePending,
           ...(values['trust-tape'] ? {} : { trust: projectTrust({ configPath: config.path, goldens: config.goldens }) }),
@@ -300,4 +310,9 @@ function writeJson(result: ReplayTapesResult, summaryOnStdout: boolean): void {
   if (summaryOnStdout) out.push(JSON.stringify(summary));
   else process.stderr.write(`${JSON.stringify(summary)}\n`);
   if (out.length > 0) process.stdout.write(`${out.join('\n')}\n`);
+}
+
+function parseHome(value: string | undefined): 'fresh' | 'inherit' {
+  if (value === undefined || value === 'fresh' || value === 'inherit') return value ?? 'fresh';
+  throw usageError(`replay: --home takes fresh or inherit, got ${JSON.stringify(value)}`);
 }

@@ -8,7 +8,7 @@ import { screenshotFields } from '../../render/screenshot.js';
 import { profileNames } from '../../render/profiles.js';
 import { parsePosition } from './snapshot.js';
 
-const HELP = `usage: tapedeck screenshot FILE.cast [--at MARKER|SECONDS] [--profile NAME] [--show-cursor|--hide-cursor] --out shot.png [--json]
+const HELP = `usage: tapedeck screenshot FILE.cast [--at MARKER|#N|SECONDS] [--profile NAME] [--show-cursor|--hide-cursor] --out shot.png [--json]
 
 Plays the tape up to a marker (after it) or a time in seconds (default: the
 end) and renders that screen to a PNG with Chromium, xterm.js and the pinned

@@ -3,11 +3,12 @@ import { usageError } from '../../core/errors.js';
 import { resultEnvelope } from '../../core/envelope.js';
 import { playCast, type CastPosition } from '../../session/cast-play.js';
 
-const HELP = `usage: tapedeck snapshot FILE.cast [--at MARKER|SECONDS] [--format text|structured] [--include-scrollback] [--include-cells]
+const HELP = `usage: tapedeck snapshot FILE.cast [--at MARKER|#N|SECONDS] [--format text|structured] [--include-scrollback] [--include-cells]
 
 Plays the tape onto a headless terminal up to a marker (after it) or a time in
 seconds (every event at or before it; default: the end) and prints the screen.
-A number is read as seconds; anything else as a marker name. --format structured
+A number is read as seconds; #N as the N-th marker (1-based, also for markers
+with an empty label); anything else as a marker name. --format structured
 (seed 002's name; "json" is kept as an alias) prints the §1.3 envelope.`;
 
 export function parsePosition(at: string | undefined): CastPosition {
@@ -17,7 +18,12 @@ export function parsePosition(at: string | undefined): CastPosition {
     if (seconds < 0) throw usageError(`snapshot: --at seconds must be >= 0, got ${at}`);
     return { seconds };
   }
-  if (at === '') throw usageError('snapshot: --at needs a marker name or a number of seconds');
+  if (at === '') throw usageError('snapshot: --at needs a marker name, #N or a number of seconds');
+  const index = /^#(\d+)$/.exec(at);
+  if (index) {
+    if (Number(index[1]) < 1) throw usageError(`snapshot: --at #N counts markers from 1, got ${at}`);
+    return { markerIndex: Number(index[1]) };
+  }
   return { marker: at };
 }
 

@@ -6,6 +6,8 @@
  * pixel size of the area to capture. Served from a private origin by
  * page.route; the page never touches the network.
  */
+import { createWidthProvider, GLIBC_OVERRIDES, WIDTHS_VERSION } from '../../session/unicode-widths.js';
+
 export const PAGE_ORIGIN = 'http://tapedeck.render';
 
 export interface PagePayload {
@@ -30,6 +32,13 @@ export interface PageResult {
 const SCRIPT = String.raw`
 let term = null;
 let termKey = '';
+
+// The same cell widths as the headless screen (session/unicode-widths.ts), or emoji are squeezed into one cell.
+const widths = (${createWidthProvider.toString()})((() => {
+  let base = null;
+  new Unicode11Addon.Unicode11Addon().activate({ unicode: { register: (p) => (base = p) } });
+  return base;
+})(), ${JSON.stringify(GLIBC_OVERRIDES)});
 
 async function loadFonts(p) {
   const size = p.fontSize + 'px';
@@ -87,6 +96,8 @@ window.tapedeckRender = async (p) => {
       allowProposedApi: true,
       allowTransparency: false,
     });
+    term.unicode.register(widths);
+    term.unicode.activeVersion = '${WIDTHS_VERSION}';
     term.open(host);
     termKey = key;
   } else {
@@ -129,4 +140,5 @@ html, body { margin: 0; padding: 0; overflow: hidden; }
 .xterm .xterm-scrollable-element > .scrollbar { display: none !important; }
 </style>
 <script src="/xterm.js"></script>
+<script src="/addon-unicode11.js"></script>
 </head><body><div id="host"></div><script>${SCRIPT}</script></body></html>`;

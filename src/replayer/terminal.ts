@@ -7,9 +7,8 @@ import type { TerminalEvent } from '../session/events.js';
 import { spawnTerminal, type Terminal, type TerminalExit } from '../session/terminal.js';
 import type { Drift } from '../core/drift.js';
 import { screenDrift, terminalDrift } from './terminal-drift.js';
-import { StreamRedactor } from '../core/stream-redact.js';
-import type { TapeTrust } from './tape-trust.js';
-import { planTerminalReplay, type PlannedStep, type TerminalPlan, type TerminalStepKind } from './terminal-plan.js';
+import { liveRedaction } from './terminal-redact.js';
+import { planTerminalReplay, type PlanOptions, type PlannedStep, type TerminalPlan, type TerminalStepKind } from './terminal-plan.js';
 import { checkpointKey, syncKey } from './terminal-screen.js';
 import { CheckpointScreenshots, type CheckpointScreenshot, type ScreenshotCheckpointOptions } from './terminal-screenshot.js';
 import { castFromLive, rewriteCastFromLive, type StepRef } from './terminal-update.js';
@@ -23,7 +22,7 @@ export interface TerminalReplayOptions {
   /** Program and arguments; default the tape's recorded argv (or its command line, split without a shell). */
   command?: readonly string[];
   /** Run the recorded command only for tapes under these folders (see tape-trust.ts; the CLI sets it). */
-  trust?: TapeTrust;
+  trust?: PlanOptions['trust'];
   /** Volatile regions, hidden on both sides: regexes over each line, or cell rectangles. */
   mask?: readonly ScreenMask[];
   /** Compare the style layer at checkpoints (markers, end of tape) too. */
@@ -348,11 +347,4 @@ class TerminalReplay {
     const due = this.lastStepAt + (step.time - this.lastStepRecorded) * 1000 - performance.now();
     if (due > 0) await new Promise((resolve) => setTimeout(resolve, due));
   }
-}
-
-/** The tape's redacted values, hidden in the live output as the recorder hid them (within each chunk). */
-function liveRedaction(secrets: readonly string[], env?: Record<string, string | undefined>): { outputFilter?: (chunk: Buffer) => Buffer } {
-  if (secrets.length === 0) return {};
-  const redactor = new StreamRedactor(secrets, { ...process.env, ...env }, false);
-  return redactor.active ? { outputFilter: (chunk) => redactor.push(chunk) } : {};
 }

@@ -90,8 +90,21 @@ const cases: Record<string, () => ParityCase> = {
   }),
 };
 
+/**
+ * htop's screen holds live values (CPU%, state, times) that masks can only approximate: a value that
+ * gains a digit moves its neighbours. Like a golden comparison, retry until both sides agree or the
+ * attempts run out, then fail with the last difference.
+ */
+async function parityEventually(make: () => ParityCase, attempts: number): Promise<ParityResult> {
+  let last = await runParity(make());
+  for (let i = 1; i < attempts && JSON.stringify(cellRows(last.tapedeck)) !== JSON.stringify(cellRows(last.tmux)); i++) last = await runParity(make());
+  return last;
+}
+
+const LIVE_VALUES = new Set(['htop showing a process with an emoji name']);
+
 describe.concurrent('parity with tmux: full-screen programs', () => {
   for (const [name, make] of Object.entries(cases)) {
-    it(name, async () => expectParity(await runParity(make())));
+    it(name, async () => expectParity(await parityEventually(make, LIVE_VALUES.has(name) ? 3 : 1)));
   }
 });

@@ -1,4 +1,5 @@
 import { chmodSync, copyFileSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { runs } from './helpers/soak.js';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { replayProtocolTape, Normaliser } from '../src/index.js';
@@ -31,9 +32,10 @@ describe('tapedeck replay (protocol)', () => {
     expect(mcp.code).toBe(0);
   });
 
-  test('the MCP tape replays clean 20 times out of 20', async () => {
-    const tapes = Array.from({ length: 20 }, () => MCP_GOLDEN);
-    // One process, 20 tapes, each against its own fresh server.
+  const MCP_RUNS = runs(5, 20);
+  test(`the MCP tape replays clean ${MCP_RUNS} times out of ${MCP_RUNS}`, async () => {
+    const tapes = Array.from({ length: MCP_RUNS }, () => MCP_GOLDEN);
+    // One process, MCP_RUNS tapes, each against its own fresh server.
     const dir = temp();
     const copies = tapes.map((t, i) => {
       const p = join(dir, `mcp-${String(i).padStart(2, '0')}.ndjson`);
@@ -43,7 +45,7 @@ describe('tapedeck replay (protocol)', () => {
     const res = await tapedeck(['replay', ...copies, '--json', '--', ...EVERYTHING_SERVER], { timeoutMs: 120_000 });
     expect(res.stdout).toBe(''); // --json stdout carries envelopes only; the summary is on stderr
     const summary = JSON.parse(res.stderr.split('\n').find((l) => l.startsWith('{"kind":"summary"'))!);
-    expect(summary).toMatchObject({ kind: 'summary', tapes: 20, pairs: 200, drifts: 0, exit_code: 0 });
+    expect(summary).toMatchObject({ kind: 'summary', tapes: MCP_RUNS, pairs: 10 * MCP_RUNS, drifts: 0, exit_code: 0 });
     expect(res.code).toBe(0);
   }, 120_000);
 
@@ -172,7 +174,7 @@ describe('tapedeck replay (protocol)', () => {
     const rec = await tapedeck(['record', '--out', tape, '--', ...RACY], { input: `${script}\n` });
     expect(rec.code).toBe(0);
     const ignoreTime = ['--ignore', '$.result.at'];
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < runs(2, 5); i++) {
       const res = await tapedeck(['replay', tape, ...ignoreTime, '--', ...RACY]);
       expect(res.stderr).toContain('0 drift(s)');
       expect(res.code).toBe(0);

@@ -30,6 +30,7 @@ export { recordTransport, type RecordTransportOptions } from './recorder/record-
 export { Normaliser, type NormaliseRules, type TextFilter } from './core/normalise.js';
 export { replayTapes, type ReplayTapesOptions, type ReplayTapesResult, type AnyTapeResult, type ProtocolTapeResult } from './replayer/replay-tapes.js';
 export { replayProtocolTape, type ProtocolReplayOptions, type TapeReplayResult, type PairOutcome } from './replayer/protocol.js';
+export { projectTrust, type TapeTrust } from './replayer/tape-trust.js';
 export { replayTerminal, type TerminalReplayOptions, type TerminalTapeResult, type TerminalStepResult, type TerminalStepStatus } from './replayer/terminal.js';
 export { serveTape, type ServeOptions, type ServeResult } from './replayer/serve.js';
 export { serveTransport, type TransportServeOptions } from './replayer/serve-transport.js';

@@ -132,7 +132,7 @@ describe('masks and foreign recordings', () => {
       steps: [{ waitFor: 'F10Quit' }, { pause: 300 }, { marker: 'main' }, { press: 'F1' }, { waitFor: 'Process state' }, { marker: 'help' }, { type: 'q' }, { waitFor: 'F10Quit' }, { marker: 'back' }, { type: 'q' }],
     });
     const env = { HOME: home };
-    const unmasked = await tapedeck(['replay', cast, '--step-timeout-ms', '500', '--bail'], { env });
+    const unmasked = await tapedeck(['replay', cast, '--trust-tape', '--step-timeout-ms', '500', '--bail'], { env }); // outside this project
     expect(unmasked.code).toBe(1);
     expect(unmasked.stderr).toMatch(/Uptime|Load average|%/);
     const flags = ['--mask', 'Load average: .*', '--mask', 'Uptime: .*', '--mask-rect', '1,0,40,4', '--mask-rect', '8,0,80,15'];
@@ -182,7 +182,8 @@ describe('a tape from anywhere', () => {
     };
     writeFileSync(join(project, 'x.sh'), `touch ${pwned}\n`);
     writeFileSync(join(project, 'evil.cast'), `${JSON.stringify(header)}\n[0.1, "x", "0"]\n`);
-    const run = await tapedeck(['replay', 'evil.cast', '--step-timeout-ms', '500'], { cwd: project });
+    // Even run as trusted (the recorded command is run), the header's env is not taken.
+    const run = await tapedeck(['replay', 'evil.cast', '--trust-tape', '--step-timeout-ms', '500'], { cwd: project });
     expect(run.code, run.stderr).toBe(0);
     expect(() => readFileSync(pwned)).toThrow();
   });

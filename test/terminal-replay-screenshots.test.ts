@@ -38,7 +38,8 @@ let markerLine = 0;
 /** What the red-prompt replay drew (its .actual.png). */
 let redLive: Buffer | undefined;
 
-const replay = (args: string[], env: Record<string, string> = LOCAL, cwd = dir) => tapedeck(['replay', ...args], { cwd, env });
+// The tape is in a scratch folder, not a project: its recorded command runs only with --trust-tape.
+const replay = (args: string[], env: Record<string, string> = LOCAL, cwd = dir) => tapedeck(['replay', ...args, ...(args.includes('--') ? [] : ['--trust-tape'])], { cwd, env });
 
 beforeAll(async () => {
   await recordScript({

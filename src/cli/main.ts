@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { TapedeckError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
+import { terminalSafe } from '../core/terminal-safe.js';
 
 /**
  * The tapedeck CLI: dispatches to one module per command. Every command is a
@@ -86,11 +87,11 @@ main(process.argv.slice(2)).then(
   },
   (err: unknown) => {
     if (err instanceof TapedeckError) {
-      process.stderr.write(`tapedeck: ${err.describe()}\n`);
+      process.stderr.write(`tapedeck: ${terminalSafe(err.describe())}\n`); // messages may quote a tape
       exitWhenFlushed(err.exitCode);
     } else {
       const e = err as Error;
-      process.stderr.write(`tapedeck: internal error: ${e?.message ?? String(err)}\n`);
+      process.stderr.write(`tapedeck: internal error: ${terminalSafe(e?.message ?? String(err))}\n`);
       if (process.env.TAPEDECK_DEBUG) process.stderr.write(`${e?.stack}\n`);
       exitWhenFlushed(ExitCode.usage);
     }

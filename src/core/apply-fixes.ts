@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { writeFileAtomic } from './atomic-write.js';
+import { withFileLock } from './file-lock.js';
 import type { DiagnosticEnvelope } from './envelope.js';
 
 /**
@@ -102,46 +103,49 @@ export function applyEnvelopes(envelopes: readonly DiagnosticEnvelope[], choice:
     }
   }
   for (const [file, entries] of byFile) {
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (err) {
-      for (const e of entries) e.outcome.reason ??= `cannot read ${file}: ${(err as Error).message}`;
-      continue;
-    }
-    const endsWithNewline = text.endsWith('\n');
-    const original = (endsWithNewline ? text.slice(0, -1) : text).split('\n');
-    // First decide, against the file as it is, which envelopes go in whole:
-    // every hunk's old lines must match, and none may overlap a hunk already taken
-    // (an identical hunk, as two drifts of one pair carry, counts as taken).
-    const taken: Hunk[] = [];
-    const byEnvelope = new Map<FixOutcome, Hunk[]>();
-    for (const e of entries) byEnvelope.set(e.outcome, [...(byEnvelope.get(e.outcome) ?? []), e.hunk]);
-    for (const [outcome, hunks] of byEnvelope) {
-      if (outcome.reason) continue;
-      const fresh: Hunk[] = [];
-      for (const hunk of hunks) {
-        const found = original.slice(hunk.oldStart - 1, hunk.oldStart - 1 + hunk.oldLines.length);
-        if (found.length !== hunk.oldLines.length || found.some((l, i) => l !== hunk.oldLines[i])) {
-          outcome.reason = `the old lines at ${file}:${hunk.oldStart} do not match (stale diff)`;
-          break;
-        }
-        if (taken.some((t) => sameHunk(t, hunk))) continue;
-        if (taken.some((t) => overlaps(t, hunk)) || fresh.some((t) => overlaps(t, hunk))) {
-          outcome.reason = 'overlaps another fix applied to the same lines';
-          break;
-        }
-        fresh.push(hunk);
+    // Read, decide and write under the file's lock: a parallel writer's lines are matched, not overwritten.
+    withFileLock(file, () => {
+      let text: string;
+      try {
+        text = readFileSync(file, 'utf8');
+      } catch (err) {
+        for (const e of entries) e.outcome.reason ??= `cannot read ${file}: ${(err as Error).message}`;
+        return;
       }
-      if (outcome.reason) continue;
-      taken.push(...fresh);
-      outcome.applied = true;
-    }
-    if (taken.length === 0) continue;
-    // Then splice, highest line first, so earlier anchors stay where they were.
-    const lines = [...original];
-    for (const hunk of [...taken].sort((a, b) => b.oldStart - a.oldStart)) lines.splice(hunk.oldStart - 1, hunk.oldLines.length, ...hunk.newLines);
-    writeFileAtomic(file, `${lines.join('\n')}${endsWithNewline ? '\n' : ''}`);
+      const endsWithNewline = text.endsWith('\n');
+      const original = (endsWithNewline ? text.slice(0, -1) : text).split('\n');
+      // First decide, against the file as it is, which envelopes go in whole:
+      // every hunk's old lines must match, and none may overlap a hunk already taken
+      // (an identical hunk, as two drifts of one pair carry, counts as taken).
+      const taken: Hunk[] = [];
+      const byEnvelope = new Map<FixOutcome, Hunk[]>();
+      for (const e of entries) byEnvelope.set(e.outcome, [...(byEnvelope.get(e.outcome) ?? []), e.hunk]);
+      for (const [outcome, hunks] of byEnvelope) {
+        if (outcome.reason) continue;
+        const fresh: Hunk[] = [];
+        for (const hunk of hunks) {
+          const found = original.slice(hunk.oldStart - 1, hunk.oldStart - 1 + hunk.oldLines.length);
+          if (found.length !== hunk.oldLines.length || found.some((l, i) => l !== hunk.oldLines[i])) {
+            outcome.reason = `the old lines at ${file}:${hunk.oldStart} do not match (stale diff)`;
+            break;
+          }
+          if (taken.some((t) => sameHunk(t, hunk))) continue;
+          if (taken.some((t) => overlaps(t, hunk)) || fresh.some((t) => overlaps(t, hunk))) {
+            outcome.reason = 'overlaps another fix applied to the same lines';
+            break;
+          }
+          fresh.push(hunk);
+        }
+        if (outcome.reason) continue;
+        taken.push(...fresh);
+        outcome.applied = true;
+      }
+      if (taken.length === 0) return;
+      // Then splice, highest line first, so earlier anchors stay where they were.
+      const lines = [...original];
+      for (const hunk of [...taken].sort((a, b) => b.oldStart - a.oldStart)) lines.splice(hunk.oldStart - 1, hunk.oldLines.length, ...hunk.newLines);
+      writeFileAtomic(file, `${lines.join('\n')}${endsWithNewline ? '\n' : ''}`);
+    });
   }
   // An envelope is applied only if every hunk of it went in.
   for (const o of outcomes) if (o.reason) o.applied = false;

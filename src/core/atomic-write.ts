@@ -1,7 +1,6 @@
 import { closeSync, fsyncSync, openSync, realpathSync, renameSync, rmSync, writeSync, statSync, chmodSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { TapedeckError } from './errors.js';
+import { siblingTempPath } from './temp-files.js';
 
 /**
  * Writes a file so that a crash leaves either the old content or the new one,
@@ -32,7 +31,7 @@ export function writeTarget(path: string): string {
 
 function writeAtomically(linkOrPath: string, data: string | Uint8Array): void {
   const path = writeTarget(linkOrPath);
-  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const tmp = siblingTempPath(path);
   let mode: number | undefined;
   try {
     mode = statSync(path).mode & 0o777;

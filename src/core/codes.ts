@@ -156,6 +156,14 @@ const catalogue: CodeInfo[] = [
       'put the real value back from the environment, so NAME must be set when they run.',
   },
   {
+    code: 'TD2006',
+    title: 'tape changed during replay',
+    explanation:
+      'Another writer (a parallel --update, a review, an edit) changed the tape between its replay and the ' +
+      'rewrite, so that its requests are no longer the ones replayed. Rewrites re-read the tape under a lock ' +
+      'and build on other writers\' changes; this one could not, and wrote nothing. Replay the tape again.',
+  },
+  {
     code: 'TD2010',
     title: 'request body too large',
     explanation:

@@ -1,3 +1,5 @@
+import { oneLine, terminalSafe } from './terminal-safe.js';
+
 /**
  * One difference between a live run and its tape: where, what, and how to accept it.
  * TD10xx: protocol tapes; TD11xx: terminal tapes (there `pair` is the 1-based step,
@@ -41,10 +43,12 @@ export function driftLines(d: Drift, options: { tape?: string; indent?: string; 
   const indent = options.indent ?? '  ';
   const terminal = isTerminalDrift(d);
   const request = options.clipRequest && d.request.length > options.clipRequest ? `${d.request.slice(0, options.clipRequest - 1)}…` : d.request;
+  // Everything here may come from a tape or a live program: control bytes are shown, never sent to
+  // the terminal, and no line may start with `::` (a GitHub workflow command).
   return [
-    `${options.tape ?? d.tape}:${d.line}: ${terminal ? 'step' : 'pair'} ${d.pair}: ${d.title} [${d.code}]`,
+    `${oneLine(options.tape ?? d.tape)}:${d.line}: ${terminal ? 'step' : 'pair'} ${d.pair}: ${oneLine(d.title)} [${d.code}]`,
     // A terminal drift's title already names its step (the input or marker).
-    ...(terminal ? [] : [`${indent}request: ${request}`]),
-    ...d.details.map((l) => `${indent}${l}`),
+    ...(terminal ? [] : [`${indent}request: ${oneLine(request)}`]),
+    ...d.details.map((l) => `${indent}${terminalSafe(l)}`),
   ];
 }

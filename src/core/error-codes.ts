@@ -20,11 +20,15 @@ export const ERROR_EXIT_CODES = {
   TAPE_NOT_FOUND: ExitCode.usage,
   GOLDEN_COLLISION: ExitCode.usage,
   SPAWN_FAILED: ExitCode.usage,
+  LIMIT: ExitCode.usage, // an input over a documented limit (core/limits.ts)
+  UNTRUSTED_TAPE: ExitCode.usage, // a tape from outside the project names a command to run
+  LOCKED: ExitCode.usage, // another process kept the file locked
   // tapedeck's own bad-input diagnostics (`tapedeck explain TD2xxx`).
   TD2001: ExitCode.usage, // malformed protocol tape
   TD2002: ExitCode.usage, // no tape matches
   TD2003: ExitCode.usage, // the server cannot start
   TD2004: ExitCode.usage, // a secret the tape needs is not set
+  TD2006: ExitCode.usage, // the tape changed under a rewrite
   TD2010: ExitCode.usage, // request body over the limit
   TD2011: ExitCode.usage, // cannot listen
   TD2012: ExitCode.usage, // bearer token needed

@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { writeFileAtomic } from './atomic-write.js';
+import { withFileLock } from './file-lock.js';
 import type { UpdatePolicy } from './ci.js';
 import { goldenPaths } from './golden-paths.js';
 
@@ -37,7 +38,8 @@ export const fileGoldenIO: GoldenIO = {
   },
   write(path, data) {
     mkdirSync(dirname(path), { recursive: true });
-    writeFileAtomic(path, data);
+    // Locked like every rewrite: parallel writers of one golden serialise (see file-lock.ts).
+    withFileLock(path, () => writeFileAtomic(path, data));
   },
   remove(path) {
     rmSync(path, { force: true });

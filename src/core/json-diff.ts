@@ -17,9 +17,16 @@ export function childPath(parent: string, key: string | number): string {
   return IDENT.test(key) ? `${parent}.${key}` : `${parent}[${JSON.stringify(key)}]`;
 }
 
-export function diffJson(expected: unknown, actual: unknown, path = '$', out: PathDifference[] = [], limit = 50): PathDifference[] {
+/** Nesting past which values are reported whole instead of walked (the stack is finite). */
+const MAX_DEPTH = 256;
+
+export function diffJson(expected: unknown, actual: unknown, path = '$', out: PathDifference[] = [], limit = 50, depth = 0): PathDifference[] {
   if (out.length >= limit) return out;
   if (Object.is(expected, actual)) return out;
+  if (depth >= MAX_DEPTH) {
+    out.push({ path: `${path}…`, expected: '(nested too deep to compare further)', actual: '(differs below this depth)' });
+    return out;
+  }
   const eKind = kindOf(expected);
   const aKind = kindOf(actual);
   // MCP tool results carry JSON inside strings (content[].text): compare those as JSON too.
@@ -42,7 +49,7 @@ export function diffJson(expected: unknown, actual: unknown, path = '$', out: Pa
     for (let i = 0; i < n && out.length < limit; i++) {
       if (i >= a.length) out.push({ path: childPath(path, i), expected: e[i], missing: 'actual' });
       else if (i >= e.length) out.push({ path: childPath(path, i), actual: a[i], missing: 'expected' });
-      else diffJson(e[i], a[i], childPath(path, i), out, limit);
+      else diffJson(e[i], a[i], childPath(path, i), out, limit, depth + 1);
     }
     return out;
   }
@@ -51,7 +58,7 @@ export function diffJson(expected: unknown, actual: unknown, path = '$', out: Pa
   for (const key of Object.keys(e)) {
     if (out.length >= limit) break;
     if (!Object.prototype.hasOwnProperty.call(a, key)) out.push({ path: childPath(path, key), expected: e[key], missing: 'actual' });
-    else diffJson(e[key], a[key], childPath(path, key), out, limit);
+    else diffJson(e[key], a[key], childPath(path, key), out, limit, depth + 1);
   }
   for (const key of Object.keys(a)) {
     if (out.length >= limit) break;

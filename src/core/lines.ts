@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import { limit, limitError } from './limits.js';
 
 /**
  * Splits a byte stream into lines, each keeping its "\n" so that joining the
@@ -62,25 +63,64 @@ export interface NumberedLine {
   /** Half-open byte range of the line (terminator excluded) in the file. */
   byteStart: number;
   byteEnd: number;
+  /** False for a last line without "\n" (a write cut short leaves one). */
+  terminated: boolean;
 }
 
-/** Streams a file's lines with their numbers and byte offsets, never reading it whole. */
-export async function* readNumberedLines(path: string): AsyncGenerator<NumberedLine> {
-  const splitter = new LineSplitter();
-  let line = 0;
-  let offset = 0;
-  const emit = (buf: Buffer): NumberedLine => {
-    line += 1;
-    const start = offset;
-    offset += buf.length;
+/** A UTF-8 byte order mark: editors on Windows start files with one; it is not part of line 1. */
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+/** Numbers lines as they come: offsets, terminators, and a leading BOM skipped. */
+class LineNumberer {
+  private line = 0;
+  private offset = 0;
+
+  emit(buf: Buffer): NumberedLine {
+    this.line += 1;
+    let begin = 0;
+    if (this.line === 1 && buf.subarray(0, 3).equals(BOM)) begin = 3;
+    const start = this.offset;
+    this.offset += buf.length;
     let end = buf.length;
-    if (end > 0 && buf[end - 1] === 0x0a) end -= 1;
-    if (end > 0 && buf[end - 1] === 0x0d) end -= 1;
-    return { line, text: buf.toString('utf8', 0, end), byteStart: start, byteEnd: start + end };
-  };
+    const terminated = end > 0 && buf[end - 1] === 0x0a;
+    if (terminated) end -= 1;
+    if (end > begin && buf[end - 1] === 0x0d) end -= 1;
+    return { line: this.line, text: buf.toString('utf8', begin, end), byteStart: start + begin, byteEnd: start + end, terminated };
+  }
+
+  /** The number the line being gathered will get. */
+  get next(): number {
+    return this.line + 1;
+  }
+}
+
+/**
+ * Streams a file's lines with their numbers and byte offsets, never reading it
+ * whole. A line longer than the limit (a tape of /dev/zero, a garbage dump) is
+ * an error naming it, before it is gathered.
+ */
+export async function* readNumberedLines(path: string, maxLineBytes = limit('maxLineBytes')): AsyncGenerator<NumberedLine> {
+  const splitter = new LineSplitter();
+  const numberer = new LineNumberer();
   for await (const chunk of createReadStream(path)) {
-    for (const buf of splitter.push(chunk as Buffer)) yield emit(buf);
+    for (const buf of splitter.push(chunk as Buffer)) {
+      if (buf.length > maxLineBytes + 1) throw limitError('maxLineBytes', `line ${numberer.next} is ${buf.length} bytes long`, { file: path, line: numberer.next });
+      yield numberer.emit(buf);
+    }
+    if (splitter.partialLength > maxLineBytes) throw limitError('maxLineBytes', `line ${numberer.next} is longer than ${maxLineBytes} bytes`, { file: path, line: numberer.next });
   }
   const tail = splitter.flush();
-  if (tail) yield emit(tail);
+  if (tail) yield numberer.emit(tail);
+}
+
+/** The same over bytes already in memory (a re-read under a lock). */
+export function* numberedLinesOf(buf: Buffer): Generator<NumberedLine> {
+  const numberer = new LineNumberer();
+  let start = 0;
+  while (start < buf.length) {
+    const nl = buf.indexOf(0x0a, start);
+    const end = nl === -1 ? buf.length : nl + 1;
+    yield numberer.emit(buf.subarray(start, end));
+    start = end;
+  }
 }

@@ -1,3 +1,4 @@
+import { tooDeep } from './limits.js';
 import { JSONPath } from 'jsonpath-plus';
 import { findNodeAtLocation, parseTree, type Node as JsonNode } from 'jsonc-parser';
 import { usageError } from './errors.js';
@@ -175,6 +176,8 @@ export class Normaliser {
   private ignoreInLine(line: string): string {
     const trimmed = line.trim();
     if (!trimmed.startsWith('{') && !trimmed.startsWith('[')) return line;
+    // A value nested past the limit is compared as text: walking it would overflow the stack.
+    if (tooDeep(line)) return line;
     let json: unknown;
     try {
       json = JSON.parse(line);

@@ -1,3 +1,4 @@
+import { withFileLock } from './file-lock.js';
 import { copyFileSync, existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { writeTarget } from './atomic-write.js';
 import { join, resolve } from 'node:path';
@@ -52,17 +53,20 @@ function artifactsOf(golden: string): string[] {
 
 export function acceptPending(p: PendingGolden): void {
   // Through a symlinked golden to its target; rename is atomic: the golden is old or new, never half.
-  const target = writeTarget(p.golden);
-  try {
-    renameSync(p.candidate, target);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
-    // The link points to another filesystem: copy beside the target, then rename there.
-    const tmp = `${target}.tapedeck-accept`;
-    copyFileSync(p.candidate, tmp);
-    renameSync(tmp, target);
-    rmSync(p.candidate, { force: true });
-  }
+  // The lock keeps it out of a parallel rewrite of the same golden.
+  withFileLock(p.golden, () => {
+    const target = writeTarget(p.golden);
+    try {
+      renameSync(p.candidate, target);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
+      // The link points to another filesystem: copy beside the target, then rename there.
+      const tmp = `${target}.tapedeck-accept`;
+      copyFileSync(p.candidate, tmp);
+      renameSync(tmp, target);
+      rmSync(p.candidate, { force: true });
+    }
+  });
   for (const a of p.artifacts) rmSync(a, { force: true });
 }
 

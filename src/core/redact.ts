@@ -20,11 +20,29 @@ export function redact(text: string, names: readonly string[], env: NodeJS.Proce
     .filter((v): v is { name: string; value: string } => typeof v.value === 'string' && v.value.length > 0)
     .sort((a, b) => b.value.length - a.value.length);
   for (const { name, value } of values) {
-    const escaped = JSON.stringify(value).slice(1, -1);
-    out = out.split(value).join(placeholderFor(name));
-    if (escaped !== value) out = out.split(escaped).join(placeholderFor(name));
+    for (const form of storedForms(value)) out = out.split(form).join(placeholderFor(name));
   }
   return out;
+}
+
+/**
+ * The ways a JSON writer may have spelled a value: as is, JSON-escaped, with
+ * `/` as `\/` (PHP, some Java), and with non-ASCII and HTML-sensitive characters
+ * as `\uXXXX` in either case (Go's encoding/json), alone or together.
+ */
+export function storedForms(value: string): string[] {
+  const escaped = JSON.stringify(value).slice(1, -1);
+  const slashes = (s: string) => s.replace(/\//g, '\\/');
+  const unicode = (s: string, upper: boolean) =>
+    s.replace(/[^\x20-\x7e]|[<>&'"]/g, (c) => {
+      if (c === '"') return '\\u0022';
+      const hex = c.charCodeAt(0).toString(16).padStart(4, '0');
+      return `\\u${upper ? hex.toUpperCase() : hex}`;
+    });
+  // Escapes JSON.stringify already made (\n, \") stay; other characters get \u forms.
+  const uni = (upper: boolean) => unicode(value.replace(/[\\]/g, '\\\\'), upper).replace(/\\u0022/g, '\\"');
+  const forms = [value, escaped, slashes(escaped), uni(false), uni(true), slashes(uni(false)), slashes(uni(true))];
+  return [...new Set(forms)].sort((a, b) => b.length - a.length);
 }
 
 /** The variable names a text's placeholders refer to. */

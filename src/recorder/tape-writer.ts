@@ -47,8 +47,17 @@ export class TapeAppender {
       this.size += buf.length;
       this.written++;
     } catch (err) {
+      // A full disk or a file size limit cut the line short: take the part back so
+      // the tape ends with a complete pair, and record no more (a gap would make a
+      // tape whose later requests were never answered in that order).
       this.failed++;
       this.fail(err);
+      try {
+        ftruncateSync(this.fd, this.size); // the size after the last complete pair
+      } catch {
+        /* the reader still skips a cut last line, with a warning */
+      }
+      this.close();
     }
   }
 
@@ -88,6 +97,6 @@ export class TapeAppender {
     this.firstError ??= e?.code ?? e?.message ?? String(err);
     if (this.reported) return;
     this.reported = true;
-    this.report(`tapedeck: cannot write the tape ${this.path}: ${e?.message ?? String(err)}; the session goes on unrecorded\n`);
+    this.report(`tapedeck: cannot write the tape ${this.path}: ${e?.message ?? String(err)}; the tape keeps the ${this.written} complete pair(s) before it; the session goes on unrecorded\n`);
   }
 }

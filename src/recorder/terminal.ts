@@ -21,6 +21,8 @@ export interface RecordTerminalOptions {
    * Off for interactive recording: the real terminal answers, and two answers would reach the program.
    */
   answerQueries?: boolean;
+  /** Variables stored as {{tapedeck.env.NAME}} in the cast (output, input, header). */
+  redactEnv?: readonly string[];
   /** Called with the live terminal right after spawn (drive it, add markers...). */
   drive?: (terminal: Terminal) => void | Promise<void>;
 }
@@ -58,6 +60,8 @@ export async function recordTerminal(options: RecordTerminalOptions): Promise<{ 
     termType: 'xterm-256color',
     title: options.title,
     argv: [options.command, ...args],
+    redactEnv: options.redactEnv,
+    redactFrom: { ...process.env, ...options.env },
     // Replays run here too: a tape of `bash ./script.sh` needs its directory.
     cwd,
     cwdFromTape: relative(dirname(resolve(options.out)), cwd) || '.',

@@ -49,7 +49,7 @@ export function repaint(snap: ScreenSnapshot, options: RepaintOptions = {}): Rep
         out += `\x1b[${sgr}m`;
         current = sgr;
       }
-      const ch = masked[r]?.[c] ? ' '.repeat(cell.width) : cell.char || ' ';
+      const ch = masked[r]?.[c] ? ' '.repeat(cell.width) : clipCell(cell.char) || ' ';
       for (const g of ch) if (g.charCodeAt(0) > 0x7e) extra.add(g);
       out += ch;
     }
@@ -132,4 +132,15 @@ function maskRegex(row: SnapshotCell[], pattern: RegExp, hit: boolean[]): void {
     const last = endCell + (row[endCell]?.width === 2 ? 1 : 0);
     for (let c = start; c <= last; c++) hit[c] = true;
   }
+}
+
+/**
+ * A cell holds one character and its combining marks; past a few marks nothing
+ * more is visible, and megabytes of them in one cell brought Chromium down.
+ */
+const MAX_CELL_CHARS = 32;
+function clipCell(text: string): string {
+  if (text.length <= MAX_CELL_CHARS) return text;
+  const cut = [...text.slice(0, MAX_CELL_CHARS)];
+  return cut.slice(0, -1).join(''); // the last code point may be half a surrogate pair
 }

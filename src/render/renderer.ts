@@ -1,3 +1,5 @@
+import type { FileLocation } from '../core/errors.js';
+import { limit, limitError } from '../core/limits.js';
 import { readFile } from 'node:fs/promises';
 import { join, normalize } from 'node:path';
 import type { BrowserContext, CDPSession, Page, Route } from 'playwright-core';
@@ -18,6 +20,8 @@ export const BROWSER_BACKEND = 'xterm-dom-chromium';
 export interface RenderOptions extends RepaintOptions {
   /** A built-in profile name (reference-dark, reference-light; aliases dark, light) or a profile object; default reference-dark (or TAPEDECK_PROFILE). */
   profile?: string | RenderProfile;
+  /** The tape the screen comes from, named when it is too large to render. */
+  source?: FileLocation;
 }
 
 export interface RenderedPng {
@@ -44,6 +48,7 @@ let queue: Promise<unknown> = Promise.resolve();
 /** Renders a snapshot taken with `includeCells: true` to PNG bytes. */
 export async function renderSnapshot(snap: ScreenSnapshot, options: RenderOptions = {}): Promise<RenderedPng> {
   const profile = resolveProfile(options.profile);
+  checkPixelSize(snap, profile, options.source);
   const painted = repaint(snap, options);
   const job = queue.then(async () => {
     const h = await getHarness();
@@ -73,6 +78,20 @@ export async function renderSnapshot(snap: ScreenSnapshot, options: RenderOption
   queue = job.catch(() => {});
   return job;
 }
+
+/**
+ * Refused before Chromium sees it: a 1x10000 screen is a 90,000-pixel-wide
+ * page that took minutes, and Chromium cannot capture past 16384 pixels a side.
+ * The size is estimated from the profile's font (a cell is at most 0.7 em wide).
+ */
+function checkPixelSize(snap: ScreenSnapshot, profile: RenderProfile, source?: FileLocation): void {
+  const width = Math.ceil(2 * profile.padding + snap.cols * profile.fontSize * 0.7);
+  const height = Math.ceil(2 * profile.padding + snap.rows * profile.fontSize * profile.lineHeight * 1.3);
+  if (width > MAX_SIDE || height > MAX_SIDE || width * height > limit('maxScreenshotPixels')) {
+    throw limitError('maxScreenshotPixels', `a ${snap.cols}x${snap.rows} screen is about ${width}x${height} pixels, too large to render (at most ${MAX_SIDE} a side)`, source);
+  }
+}
+const MAX_SIDE = 16_384;
 
 /** Chromium's own PNG of the page area, nothing else (the bench's baseline calls it too). */
 export async function capture(h: { page: Page; cdp: CDPSession; viewport: { width: number; height: number } }, size: PageResult): Promise<Buffer> {

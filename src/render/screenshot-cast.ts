@@ -14,7 +14,7 @@ export async function screenshotCast(file: string, position?: CastPosition, opti
     const snap = played.screen.snapshot({ includeCells: true });
     // The cast's own colours unless a profile was chosen.
     const profile = profileForCast(options.profile, played.header.theme);
-    const shot = await screenshotSnapshot(snap, played.events, { ...options, profile });
+    const shot = await screenshotSnapshot(snap, played.events, { source: { file }, ...options, profile });
     return { ...shot, time: played.time };
   } finally {
     played.screen.dispose();

@@ -1,5 +1,6 @@
 import { createTwoFilesPatch } from 'diff';
 import { classifyRpc, type ResolvedRule } from '../core/boundary.js';
+import { limit, tooDeep } from '../core/limits.js';
 import { diffJson, formatPathDifference } from '../core/json-diff.js';
 import type { Normaliser } from '../core/normalise.js';
 
@@ -18,6 +19,7 @@ export function splitMessages(text: string): string[] {
 
 /** Why two responses differ, in lines a person can act on. */
 export function explainDifference(expectedNorm: string, actualNorm: string, expectedRaw: string, actualRaw: string): string[] {
+  if (expectedNorm.length + actualNorm.length > limit('maxDiffBytes')) return describeLargeDifference(expectedNorm, actualNorm);
   const e = splitMessages(expectedNorm);
   const a = splitMessages(actualNorm);
   if (e.length === a.length && e.length > 0) {
@@ -37,6 +39,24 @@ export function explainDifference(expectedNorm: string, actualNorm: string, expe
   return unifiedDiff(expectedRaw, actualRaw);
 }
 
+/**
+ * Responses too large to diff line by line (a diff is quadratic in the worst
+ * case: a 5 MB garbage response took minutes): their sizes and where they first part.
+ */
+export function describeLargeDifference(expected: string, actual: string): string[] {
+  let i = 0;
+  const n = Math.min(expected.length, actual.length);
+  while (i < n && expected.charCodeAt(i) === actual.charCodeAt(i)) i++;
+  const from = Math.max(0, i - 40);
+  const around = (s: string) => JSON.stringify(s.slice(from, i + 80));
+  return [
+    `responses too large to diff line by line (${expected.length} and ${actual.length} characters; limit ${limit('maxDiffBytes')}, TAPEDECK_MAX_DIFF_BYTES)`,
+    `first difference at character ${i}:`,
+    `  expected …${around(expected)}…`,
+    `  got      …${around(actual)}…`,
+  ];
+}
+
 export function unifiedDiff(expected: string, actual: string, from = 'recorded', to = 'live'): string[] {
   const patch = createTwoFilesPatch(from, to, ensureNewline(expected), ensureNewline(actual), undefined, undefined, { context: 3 });
   return patch
@@ -50,6 +70,7 @@ function ensureNewline(s: string): string {
 }
 
 function tryJson(text: string): { ok: boolean; value?: unknown } {
+  if (tooDeep(text)) return { ok: false }; // described as text: a structural walk would overflow the stack
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch {
@@ -120,20 +141,58 @@ export function comparePairs(pairs: readonly ComparedPair[], normaliser: Normali
   const leftLive = live.filter((m) => !matchedLive.has(m));
 
   // A recorded and a live message of the same method that both went unmatched are one change.
-  for (const r of leftRecorded.slice()) {
-    const j = leftLive.findIndex((l) => l.method === r.method);
-    if (j === -1) continue;
-    const l = leftLive.splice(j, 1)[0];
-    leftRecorded.splice(leftRecorded.indexOf(r), 1);
-    out.push({ index: r.pair, code: 'TD1001', title: `server message drifted (${r.method})`, details: explainDifference(r.norm, l.norm, r.raw, l.raw) });
-  }
+  const liveByMethod = new Map<string, Unsolicited[]>();
+  for (const l of leftLive) liveByMethod.set(l.method, [...(liveByMethod.get(l.method) ?? []), l]);
+  const changed: Array<[Unsolicited, Unsolicited]> = [];
+  const missing: Unsolicited[] = [];
   for (const r of leftRecorded) {
-    out.push({ index: r.pair, code: 'TD1004', title: `server message missing (${r.method})`, details: [`expected, never received: ${r.raw.trimEnd()}`] });
+    const l = liveByMethod.get(r.method)?.shift();
+    if (l) changed.push([r, l]);
+    else missing.push(r);
   }
-  for (const l of leftLive) {
-    out.push({ index: l.pair, code: 'TD1005', title: `unexpected server message (${l.method})`, details: [`received, not in the tape: ${l.raw.trimEnd()}`] });
-  }
+  const paired = new Set(changed.map(([, l]) => l));
+  const max = limit('maxUnexpectedDrifts');
+  if (changed.length <= max) {
+    for (const [r, l] of changed) out.push({ index: r.pair, code: 'TD1001', title: `server message drifted (${r.method})`, details: explainDifference(r.norm, l.norm, r.raw, l.raw) });
+  } else out.push(counted('TD1001', changed.map(([r]) => r), 'server messages drifted', 'first ones expected, got something else instead:'));
+  if (missing.length <= max) {
+    for (const r of missing) out.push({ index: r.pair, code: 'TD1004', title: `server message missing (${r.method})`, details: [`expected, never received: ${r.raw.trimEnd()}`] });
+  } else out.push(counted('TD1004', missing, 'server messages missing', 'first ones expected, never received:'));
+  const unexpected = leftLive.filter((l) => !paired.has(l));
+  out.push(...unexpectedMessages(unexpected));
   return out.sort((x, y) => x.index - y.index);
+}
+
+/**
+ * Messages the tape does not have, one drift each up to a limit; past it, one
+ * drift for them all with a count per method and a sample. A server that logs
+ * 10,000 debug lines to stdout is one finding, not 10,000 (each carrying the
+ * whole response: memory grew with the square of the output).
+ */
+function unexpectedMessages(left: readonly Unsolicited[]): PairDifference[] {
+  if (left.length <= limit('maxUnexpectedDrifts')) {
+    return left.map((l) => ({ index: l.pair, code: 'TD1005' as const, title: `unexpected server message (${l.method})`, details: [`received, not in the tape: ${l.raw.trimEnd()}`] }));
+  }
+  return [counted('TD1005', left, 'unexpected server messages', 'first ones received, not in the tape:')];
+}
+
+/** One drift for many messages of a kind: how many, of which kinds, in which pairs, and the first three. */
+function counted(code: PairDifference['code'], messages: readonly Unsolicited[], what: string, sample: string): PairDifference {
+  const byMethod = new Map<string, number>();
+  for (const m of messages) byMethod.set(m.method, (byMethod.get(m.method) ?? 0) + 1);
+  const counts = [...byMethod].sort((a, b) => b[1] - a[1]).slice(0, 10).map(([m, n]) => `${m} ×${n}`);
+  const pairs = new Set(messages.map((m) => m.pair + 1));
+  return {
+    index: messages[0].pair,
+    code,
+    title: `${messages.length} ${what} (more than ${limit('maxUnexpectedDrifts')}: counted, not listed; TAPEDECK_MAX_UNEXPECTED)`,
+    details: [
+      `by kind: ${counts.join(', ')}${byMethod.size > 10 ? `, … (${byMethod.size} kinds)` : ''}`,
+      `in ${pairs.size} pair(s), from pair ${messages[0].pair + 1}`,
+      sample,
+      ...messages.slice(0, 3).map((m) => `  ${m.raw.trimEnd()}`),
+    ],
+  };
 }
 
 /** Multiset match by normalised text. */

@@ -46,7 +46,19 @@ export function acceptLive(
 
 /** Redacts a live response with the tape's own placeholders plus any requested names. */
 export function redactFor(tape: ProtocolTape, live: string, extra: readonly string[], env: NodeJS.ProcessEnv): string {
-  const names = new Set(extra);
-  for (const p of tape.pairs) for (const n of placeholdersIn(p.request + p.response)) names.add(n);
+  const names = new Set([...extra, ...tapeSecrets(tape)]);
   return names.size === 0 ? live : redact(live, [...names], env);
+}
+
+/** The tape's placeholder names, scanned once per tape (redactFor runs for every drift detail). */
+const scanned = new WeakMap<ProtocolTape, string[]>();
+function tapeSecrets(tape: ProtocolTape): string[] {
+  let names = scanned.get(tape);
+  if (!names) {
+    const found = new Set<string>();
+    for (const p of tape.pairs) for (const n of placeholdersIn(p.request + p.response)) found.add(n);
+    names = [...found];
+    scanned.set(tape, names);
+  }
+  return names;
 }

@@ -159,7 +159,7 @@ function compareOnce(prepared: PreparedTape, runs: SessionRun[], s: DriveSetting
     }
     const last = compared[compared.length - 1];
     if (last && !run.stop && run.trailing) last.trailing = run.trailing;
-    if (run.stop) drifts.push(stopDrift(run.stop, run, prepared, s, driftAt));
+    if (run.stop) drifts.push(stopDrift(run.stop, run, prepared, s, driftAt, hide));
   }
   for (const d of comparePairs(compared, normaliser)) {
     drifts.push(driftAt(d.index, d.code, d.title, d.details, compared.find((c) => c.index === d.index)!.actual));
@@ -167,10 +167,11 @@ function compareOnce(prepared: PreparedTape, runs: SessionRun[], s: DriveSetting
   return drifts.sort((a, b) => a.pair - b.pair);
 }
 
-function stopDrift(stop: Stop, run: SessionRun, prepared: PreparedTape, s: DriveSettings, driftAt: (i: number, code: Drift['code'], title: string, details: string[], actual?: string) => Drift): Drift {
+function stopDrift(stop: Stop, run: SessionRun, prepared: PreparedTape, s: DriveSettings, driftAt: (i: number, code: Drift['code'], title: string, details: string[], actual?: string) => Drift, hide: (t: string) => string): Drift {
   const actual = stop.received.toString('utf8');
   const rest = prepared.pairs.length - stop.pair - 1;
-  const shown = actual === '' ? '(nothing)' : `${stop.total ?? stop.received.length} bytes: ${JSON.stringify(actual.length > 500 ? `${actual.slice(0, 250)}…${actual.slice(-250)}` : actual)}`;
+  const visible = hide(actual); // redacted before it is cut: a secret across the cut would leave a fragment
+  const shown = actual === '' ? '(nothing)' : `${stop.total ?? stop.received.length} bytes: ${JSON.stringify(visible.length > 500 ? `${visible.slice(0, 250)}…${visible.slice(-250)}` : visible)}`;
   if (stop.reason === 'limit') {
     return driftAt(stop.pair, 'TD1006', `response larger than the ${s.maxResponseBytes}-byte limit (--max-response-bytes)`, [
       `received ${shown}`,

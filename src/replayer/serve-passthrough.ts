@@ -1,3 +1,4 @@
+import { oneLine } from '../core/terminal-safe.js';
 import { ResponseFramer, responseBytes, type Exchange } from '../core/boundary.js';
 import { TapeAppender } from '../recorder/tape-writer.js';
 import { ServerProcess } from './server-process.js';
@@ -76,7 +77,7 @@ export class Passthrough {
       if (ex && !ex.complete) {
         timer = setTimeout(() => {
           this.waiting.delete(index);
-          this.log(`tapedeck serve: the passthrough server gave no complete response within ${this.timeoutMs} ms: ${request}\n`);
+          this.log(`tapedeck serve: the passthrough server gave no complete response within ${this.timeoutMs} ms: ${oneLine(request)}\n`);
           resolve(responseBytes(ex));
         }, this.timeoutMs);
       }

@@ -6,6 +6,8 @@ import { AUTH_TOKEN_VAR } from '../tape/wire.js';
 import type { ServeOptions, ServeResult, UnmatchedRequest } from './serve.js';
 import { listenHttp } from './serve-http.js';
 import { TapeMatcher } from './serve-match.js';
+import { serveLogText } from './serve-log.js';
+import { oneLine } from '../core/terminal-safe.js';
 import { listenUnixServe } from './serve-unix.js';
 
 export interface TransportServeOptions extends Pick<ServeOptions, 'normaliser' | 'allowUnused' | 'log' | 'env'> {
@@ -27,9 +29,10 @@ export async function serveTransport(tapeOrPath: ProtocolTape | string, options:
   const env = options.authToken === undefined ? (options.env ?? process.env) : { [AUTH_TOKEN_VAR]: options.authToken, ...(options.env ?? process.env) };
   const matcher = new TapeMatcher(tape, options.normaliser ?? new Normaliser(), env);
   const unmatched: UnmatchedRequest[] = [];
+  const shown = serveLogText(tape, env);
   const onUnmatched = (request: string) => {
     unmatched.push({ request, index: unmatched.length + 1 });
-    log(`tapedeck serve: ${tape.path}: no recorded response matches request: ${request}\n`);
+    log(`tapedeck serve: ${oneLine(tape.path)}: no recorded response matches request: ${shown(request)}\n`);
   };
 
   let ownSocket: { path: string; cleanup: () => void } | undefined;
@@ -59,7 +62,7 @@ export async function serveTransport(tapeOrPath: ProtocolTape | string, options:
 
   const unused = matcher.unused();
   if (unused.length > 0 && !options.allowUnused) {
-    for (const u of unused) log(`tapedeck serve: ${tape.path}:${u.line}: recorded pair never requested: ${u.request}\n`);
+    for (const u of unused) log(`tapedeck serve: ${oneLine(tape.path)}:${u.line}: recorded pair never requested: ${shown(u.request)}\n`);
   }
   const served = tape.pairs.length - unused.length;
   const failed = unmatched.length > 0 || (unused.length > 0 && !options.allowUnused);

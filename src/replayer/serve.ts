@@ -1,9 +1,11 @@
 import type { Readable, Writable } from 'node:stream';
 import { LineSplitter } from '../core/lines.js';
 import { Normaliser } from '../core/normalise.js';
+import { oneLine } from '../core/terminal-safe.js';
 import { readProtocolTape, type ProtocolTape } from '../tape/protocol-tape.js';
 import { Passthrough } from './serve-passthrough.js';
 import { TapeMatcher, unmatchedReply } from './serve-match.js';
+import { serveLogText } from './serve-log.js';
 
 export interface ServeOptions {
   normaliser?: Normaliser;
@@ -48,6 +50,8 @@ export async function serveTape(tapeOrPath: ProtocolTape | string, options: Serv
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stdout;
   const log = options.log ?? ((m: string) => process.stderr.write(m));
+  // Log lines quote requests: the tape's secrets are hidden again, and control bytes shown, not sent.
+  const shown = serveLogText(tape, env);
 
   const matcher = new TapeMatcher(tape, normaliser, env);
 
@@ -74,11 +78,11 @@ export async function serveTape(tapeOrPath: ProtocolTape | string, options: Serv
       return;
     }
     unmatched.push({ request, index });
-    log(`tapedeck serve: ${tape.path}: no recorded response matches request ${index}: ${request}\n`);
+    log(`tapedeck serve: ${oneLine(tape.path)}: no recorded response matches request ${index}: ${shown(request)}\n`);
     const closest = matcher.closest(request);
     if (closest) {
-      log(`  closest recorded request (${tape.path}:${closest.candidate.pair.line}): ${closest.candidate.request}\n`);
-      for (const d of closest.details) log(`    ${d}\n`);
+      log(`  closest recorded request (${oneLine(tape.path)}:${closest.candidate.pair.line}): ${shown(closest.candidate.request)}\n`);
+      for (const d of closest.details) log(`    ${shown(d)}\n`);
     }
     output.write(unmatchedReply(request));
   };
@@ -110,7 +114,7 @@ export async function serveTape(tapeOrPath: ProtocolTape | string, options: Serv
 
   const unused = matcher.unused();
   if (unused.length > 0 && !options.allowUnused) {
-    for (const u of unused) log(`tapedeck serve: ${tape.path}:${u.line}: recorded pair never requested: ${u.request}\n`);
+    for (const u of unused) log(`tapedeck serve: ${oneLine(tape.path)}:${u.line}: recorded pair never requested: ${shown(u.request)}\n`);
   }
   const failed = unmatched.length > 0 || (unused.length > 0 && !options.allowUnused);
   return { served, unmatched, unused, appended: passthrough?.appended ?? 0, exitCode: failed ? 1 : 0 };

@@ -4,6 +4,9 @@ import { eventBytes, parseResize, type CastEvent, type CastHeader, type Terminal
 import { openCast } from '../tape/asciicast-read.js';
 import { Screen } from '../session/screen.js';
 import { commandForCast } from './terminal-command.js';
+import { placeholdersIn, restore } from '../core/redact.js';
+import { restoreBytes } from '../core/stream-redact.js';
+import { requireTrustedCommand, type TapeTrust } from './tape-trust.js';
 import { describeInput } from './terminal-describe.js';
 import { checkpointKey, syncKey, type ScreenCompareOptions } from './terminal-screen.js';
 
@@ -66,12 +69,18 @@ export interface TerminalPlan {
   recordedExit?: number;
   /** Time of the last event (s). */
   durationSeconds: number;
+  /** Variables the tape stores redacted: the live output is redacted the same way before comparing. */
+  secrets: string[];
   compare: ScreenCompareOptions;
 }
 
 export interface PlanOptions extends ScreenCompareOptions {
   /** Overrides the recorded command. */
   command?: readonly string[];
+  /** When set, the recorded command runs only for tapes under these folders (the CLI's trust rule). */
+  trust?: TapeTrust;
+  /** Where redacted values ({{tapedeck.env.NAME}}) come from, over process.env. */
+  env?: Record<string, string | undefined>;
 }
 
 /** Later screens accepted for one input: enough for split redraws, bounded for huge tapes. */
@@ -94,11 +103,14 @@ export async function planTerminalReplay(path: string, options: PlanOptions = {}
   let time = 0;
   let outputSinceStep = true; // the program's first screen is awaited like any other
   let collecting: PlannedStep | undefined; // the input/resize whose lookahead screens are being gathered
+  const secrets = new Set<string>();
+  const secretEnv = { ...process.env, ...options.env };
   try {
     for await (const event of cast.events()) {
       time = event.time;
       lastLine = event.line;
       if (event.code === 'o') {
+        for (const n of placeholdersIn(event.data)) secrets.add(n);
         const written = screen.write(eventBytes(event));
         outputSinceStep = true;
         if (collecting && collecting.accepted.length < MAX_LOOKAHEAD_SCREENS) {
@@ -108,7 +120,8 @@ export async function planTerminalReplay(path: string, options: PlanOptions = {}
         }
         continue;
       }
-      const step = await stepFor(path, event, screen, compare, steps.length + 1, outputSinceStep);
+      if (event.code === 'i') for (const n of placeholdersIn(event.data)) secrets.add(n);
+      const step = await stepFor(path, event, screen, compare, steps.length + 1, outputSinceStep, secretEnv);
       if (event.code === 'x') {
         recordedExit = exitStatus(path, event);
         exitLine = event.line;
@@ -131,20 +144,24 @@ export async function planTerminalReplay(path: string, options: PlanOptions = {}
     screen.dispose();
   }
   // After the events: a malformed line is reported before a missing command.
-  const command = commandForCast(path, header, options.command);
+  const recorded = commandForCast(path, header, options.command);
+  // A redacted argument (record --redact-env) runs with its value; the screens keep the placeholder.
+  const command = recorded.map((arg) => restore(arg, secretEnv, { file: path, line: 1 }));
+  for (const arg of recorded) for (const n of placeholdersIn(arg)) secrets.add(n);
+  if (options.trust && !(options.command && options.command.length > 0)) requireTrustedCommand(path, recorded, options.trust);
   const lines = await readLines(path, lineNumbers, header.version === 1);
   for (const s of steps) s.at = lines.get(s.at.line) ?? s.at;
-  return { path, header, headerLine: lines.get(1)?.text ?? '', command, steps, recordedExit, durationSeconds: time, compare };
+  return { path, header, headerLine: lines.get(1)?.text ?? '', command, steps, recordedExit, durationSeconds: time, compare, secrets: [...secrets] };
 }
 
 /** The step an event stands for (none for exit and unknown codes, which players skip too). */
-async function stepFor(path: string, event: CastEvent, screen: Screen, compare: ScreenCompareOptions, step: number, sync: boolean): Promise<PlannedStep | undefined> {
+async function stepFor(path: string, event: CastEvent, screen: Screen, compare: ScreenCompareOptions, step: number, sync: boolean, env: NodeJS.ProcessEnv): Promise<PlannedStep | undefined> {
   const base = { step, time: event.time, at: lineRef(event.line), sync };
   if (event.code === 'i' || event.code === 'r') {
     await screen.flush();
     const before = syncKey(screen, compare);
     if (event.code === 'i') {
-      const input = eventBytes(event);
+      const input = restoreBytes(eventBytes(event), env, { file: path, line: event.line });
       return { ...base, kind: 'input', description: describeInput(input), input, accepted: [before], expected: before };
     }
     const size = parseResize(event.data)!; // validated by the reader

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { writeFileAtomic } from '../core/atomic-write.js';
+import { withFileLock } from '../core/file-lock.js';
 import { usageError } from '../core/errors.js';
 import { BYTES_EVENT } from '../tape/asciicast.js';
 import { Utf8Chunker, type Utf8Piece } from '../tape/asciicast-utf8.js';
@@ -26,7 +27,8 @@ export interface StepRef {
  */
 export function rewriteCastFromLive(plan: TerminalPlan, live: readonly TerminalEvent[], steps: ReadonlyMap<number, StepRef>, target = plan.path): void {
   if (plan.header.version === 1) throw usageError(`${plan.path}: --update cannot rewrite an asciicast v1 tape (it has no inputs); record it again`);
-  writeFileAtomic(target, castFromLive(plan, live, steps, readComments(plan)));
+  const text = castFromLive(plan, live, steps, readComments(plan));
+  withFileLock(plan.path, () => writeFileAtomic(target, text)); // one writer at a time per tape
 }
 
 /** The live run as cast text in the tape's own version (v1 tapes: as v2), header line kept. */

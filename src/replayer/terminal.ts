@@ -7,7 +7,8 @@ import type { TerminalEvent } from '../session/events.js';
 import { spawnTerminal, type Terminal, type TerminalExit } from '../session/terminal.js';
 import type { Drift } from '../core/drift.js';
 import { screenDrift, terminalDrift } from './terminal-drift.js';
-import { planTerminalReplay, type PlannedStep, type TerminalPlan, type TerminalStepKind } from './terminal-plan.js';
+import { liveRedaction } from './terminal-redact.js';
+import { planTerminalReplay, type PlanOptions, type PlannedStep, type TerminalPlan, type TerminalStepKind } from './terminal-plan.js';
 import { checkpointKey, syncKey } from './terminal-screen.js';
 import { CheckpointScreenshots, type CheckpointScreenshot, type ScreenshotCheckpointOptions } from './terminal-screenshot.js';
 import { castFromLive, rewriteCastFromLive, type StepRef } from './terminal-update.js';
@@ -20,6 +21,8 @@ export type { CheckpointScreenshot, ScreenshotCheckpointOptions } from './termin
 export interface TerminalReplayOptions {
   /** Program and arguments; default the tape's recorded argv (or its command line, split without a shell). */
   command?: readonly string[];
+  /** Run the recorded command only for tapes under these folders (see tape-trust.ts; the CLI sets it). */
+  trust?: PlanOptions['trust'];
   /** Volatile regions, hidden on both sides: regexes over each line, or cell rectangles. */
   mask?: readonly ScreenMask[];
   /** Compare the style layer at checkpoints (markers, end of tape) too. */
@@ -220,6 +223,7 @@ class TerminalReplay {
         term: header.termType,
         env: { ...recorded, ...(home ? freshHomeEnv(home) : {}), ...this.options.env },
         cwd: this.options.cwd ?? recordedCwd(this.plan.path, header),
+        ...liveRedaction(this.plan.secrets, this.options.env),
       });
     } catch (err) {
       if (err instanceof TapedeckError && !err.location) {
@@ -344,4 +348,3 @@ class TerminalReplay {
     if (due > 0) await new Promise((resolve) => setTimeout(resolve, due));
   }
 }
-

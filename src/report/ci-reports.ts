@@ -1,5 +1,6 @@
 import { relative } from 'node:path';
 import { driftLines, type Drift } from '../core/drift.js';
+import { escapeControls } from '../core/terminal-safe.js';
 
 /**
  * Machine reports for CI: JUnit XML (one test case per tape, its drifts as
@@ -46,9 +47,9 @@ export function junitXml(tapes: readonly CiTapeResult[], durationMs: number, sui
   ].join('\n');
 }
 
-/** GitHub's workflow-command escaping: data and properties differ. */
+/** GitHub's workflow-command escaping (data and properties differ), after control bytes are made visible: logs are shown in terminals too. */
 function escapeData(s: string): string {
-  return s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  return escapeControls(s).replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 }
 function escapeProperty(s: string): string {
   return escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');

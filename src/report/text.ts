@@ -1,6 +1,7 @@
 import type { TapeReplayResult } from '../replayer/protocol.js';
 import type { TerminalTapeResult } from '../replayer/terminal.js';
 import { driftLines } from '../core/drift.js';
+import { oneLine } from '../core/terminal-safe.js';
 import { driftRuns, repeatLine } from './drift-runs.js';
 
 /** A run of protocol tapes (replayProtocolTapes) or of both kinds (replayTapes). */
@@ -28,14 +29,14 @@ export function formatReplayText(run: ReplayTextInput, options: { color?: boolea
     if (terminal) steps += tape.steps.length;
     else pairs += tape.pairs.length;
     if (tape.drifts.length === 0) {
-      out.push(`${green('ok')}     ${tape.tape} (${units}, ${Math.round(tape.durationMs)} ms)`);
+      out.push(`${green('ok')}     ${oneLine(tape.tape)} (${units}, ${Math.round(tape.durationMs)} ms)`);
       continue;
     }
     const updated = terminal ? tape.updated : tape.updatedPairs > 0;
     const state = updated ? 'updated' : 'DRIFT';
     const driftedPairs = new Set(tape.drifts.map((d) => d.pair)).size;
     const counted = terminal ? `${tape.drifts.length} drift(s) in ${units}` : `${driftedPairs} of ${units} drifted`;
-    out.push(`${red(state.padEnd(6))} ${tape.tape} (${counted})`);
+    out.push(`${red(state.padEnd(6))} ${oneLine(tape.tape)} (${counted})`);
     for (const run of driftRuns(tape.drifts)) {
       out.push(...driftLines(run.first, { clipRequest: 200 }).map((l) => `  ${l}`));
       if (run.repeats.length > 0) out.push(`  ${repeatLine(run)}`);

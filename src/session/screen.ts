@@ -1,5 +1,6 @@
 import xtermHeadless from '@xterm/headless';
 import type { IBufferCell, Terminal as XTerm } from '@xterm/headless';
+import { RepeatGuard } from './vt-guard.js';
 import { resolveColor, type CellColor } from './screen-colors.js';
 import { useGlibcWidths } from './unicode-widths.js';
 
@@ -65,6 +66,7 @@ export class Screen {
   readonly xterm: XTerm;
   private pending: Promise<void> = Promise.resolve();
   private inFlight = 0;
+  private readonly guard = new RepeatGuard(() => ({ rows: this.xterm.rows, cols: this.xterm.cols }));
 
   constructor(options: ScreenOptions = {}) {
     this.xterm = new HeadlessTerminal({
@@ -72,6 +74,7 @@ export class Screen {
       cols: options.cols ?? 80,
       scrollback: options.scrollback ?? 1000,
       allowProposedApi: true,
+      logLevel: 'off', // its parse warnings would print tape bytes to the user's terminal
     });
     // Unicode 6 widths (xterm's default) put every emoji in one cell; programs count two.
     useGlibcWidths(this.xterm.unicode);
@@ -86,7 +89,8 @@ export class Screen {
   }
 
   /** Parses bytes (UTF-8 split across writes is joined by xterm's own decoder). */
-  write(data: Uint8Array | string): Promise<void> {
+  write(raw: Uint8Array | string): Promise<void> {
+    const data = this.guard.filter(raw); // bounded cost per sequence, whatever the input
     if (this.inFlight === 0) parseNextWriteNow(this.xterm);
     this.inFlight++;
     this.pending = new Promise<void>((resolve) =>

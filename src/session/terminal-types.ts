@@ -13,6 +13,8 @@ export interface SpawnOptions {
   scrollback?: number;
   /** Keep every event in `events.events` (default true; recorders that stream to disk turn it off). */
   retainEvents?: boolean;
+  /** Rewrites output before it is logged or drawn (replay hides a tape's redacted values the way the tape does). */
+  outputFilter?: (chunk: Buffer) => Buffer;
   /**
    * Answer terminal queries (device attributes, cursor position reports) from
    * the headless screen, as a real terminal would (default true). Turn off when

@@ -60,7 +60,7 @@ export class Terminal {
       cols,
       cwd,
       env,
-      onData: (chunk) => this.onOutput(chunk),
+      onData: (chunk) => this.onOutput(options.outputFilter ? options.outputFilter(chunk) : chunk),
       onExit: (exit) => void this.onExit(exit),
     });
     this.untrack = trackProcess(this.child);

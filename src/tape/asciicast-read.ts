@@ -1,6 +1,9 @@
 import { open, readFile } from 'node:fs/promises';
 import { ioError, TapedeckError } from '../core/errors.js';
 import { readNumberedLines } from '../core/lines.js';
+import { warn } from '../core/warn.js';
+import { isRegularFile, spoolToFile } from '../core/temp-files.js';
+import { limit, limitError } from '../core/limits.js';
 import { BYTES_EVENT, parseResize, type CastEvent, type CastHeader, type CastTheme, type CastVersion } from './asciicast.js';
 
 export interface OpenedCast {
@@ -9,6 +12,9 @@ export interface OpenedCast {
   /** Streams the events in order (v2/v3 line by line; v1 from the parsed object). */
   events(): AsyncGenerator<CastEvent>;
 }
+
+/** The longest tape time tapedeck reads and writes back exactly (about 31 years). */
+const MAX_SECONDS = 1e9;
 
 function malformed(file: string, line: number, message: string): TapedeckError {
   return new TapedeckError('MALFORMED_CAST', message, { location: { file, line } });
@@ -55,6 +61,9 @@ function parseHeader(file: string, raw: Record<string, unknown>): CastHeader {
   if (!positiveInt(cols) || !positiveInt(rows) || cols > 10_000 || rows > 10_000) {
     throw malformed(file, 1, `asciicast v${version} header: ${sizeField} must be whole numbers from 1 to 10000, got ${JSON.stringify(cols)}x${JSON.stringify(rows)}`);
   }
+  if (cols * rows > limit('maxScreenCells')) {
+    throw limitError('maxScreenCells', `asciicast v${version} header: a ${cols}x${rows} screen has ${cols * rows} cells, more than tapedeck holds`, { file, line: 1 });
+  }
   const header: CastHeader = { version: version as CastVersion, cols, rows };
   if (termType) header.termType = termType;
   if (typeof raw.timestamp === 'number') header.timestamp = raw.timestamp;
@@ -85,8 +94,8 @@ function castTheme(v: unknown): CastTheme | undefined {
 }
 
 /** Reads the first line without reading the file whole. */
-async function firstLine(path: string): Promise<string> {
-  const fh = await open(path, 'r').catch((err: unknown) => {
+async function firstLine(source: string, path: string): Promise<string> {
+  const fh = await open(source, 'r').catch((err: unknown) => {
     throw ioError(path, err);
   });
   try {
@@ -106,7 +115,7 @@ async function firstLine(path: string): Promise<string> {
       chunks.push(Buffer.from(buf.subarray(0, bytesRead)));
       pos += bytesRead;
     }
-    return Buffer.concat(chunks).toString('utf8').replace(/\r$/, '');
+    return Buffer.concat(chunks).toString('utf8').replace(/^\ufeff/, '').replace(/\r$/, ''); // a BOM is no part of the header
   } finally {
     await fh.close();
   }
@@ -117,7 +126,9 @@ async function firstLine(path: string): Promise<string> {
  * in memory); v1 is a single JSON document and is parsed whole.
  */
 export async function openCast(path: string): Promise<OpenedCast> {
-  const first = await firstLine(path);
+  // A pipe (`<(cmd)`, /dev/stdin) cannot be read at an offset or twice: read it into a file once.
+  const source = isRegularFile(path) ? path : await spoolToFile(path, 'cast');
+  const first = await firstLine(source, path);
   if (first.trim() === '') throw malformed(path, 1, 'empty file: expected an asciicast header');
   let parsed: unknown;
   try {
@@ -127,12 +138,12 @@ export async function openCast(path: string): Promise<OpenedCast> {
   }
   if (isObject(parsed) && (parsed.version === 2 || parsed.version === 3)) {
     const header = parseHeader(path, parsed);
-    return { path, header, events: () => streamEvents(path, header.version as 2 | 3) };
+    return { path, header, events: () => streamEvents(path, header.version as 2 | 3, source) };
   }
   // Not a one-line v2/v3 header: the whole file must be a v1 JSON document.
-  const text = await readFile(path, 'utf8').catch((err: unknown) => {
+  const text = (await readFile(source, 'utf8').catch((err: unknown) => {
     throw ioError(path, err);
-  });
+  })).replace(/^\ufeff/, '');
   let doc: unknown;
   try {
     doc = JSON.parse(text);
@@ -151,45 +162,85 @@ export async function openCast(path: string): Promise<OpenedCast> {
 async function* v1Events(path: string, frames: unknown[]): AsyncGenerator<CastEvent> {
   let time = 0;
   for (const [i, frame] of frames.entries()) {
-    if (!Array.isArray(frame) || typeof frame[0] !== 'number' || frame[0] < 0 || typeof frame[1] !== 'string') {
-      throw malformed(path, 1, `asciicast v1 stdout[${i}] must be [delay >= 0, "data"], got ${JSON.stringify(frame).slice(0, 80)}`);
+    if (!Array.isArray(frame) || typeof frame[0] !== 'number' || !(frame[0] >= 0 && frame[0] <= MAX_SECONDS) || typeof frame[1] !== 'string') {
+      throw malformed(path, 1, `asciicast v1 stdout[${i}] must be [delay >= 0 and at most ${MAX_SECONDS}, "data"], got ${JSON.stringify(frame).slice(0, 80)}`);
     }
     time = Math.round((time + frame[0]) * 1e6) / 1e6;
+    if (time > MAX_SECONDS) throw malformed(path, 1, `asciicast v1 stdout[${i}]: the tape is longer than ${MAX_SECONDS} seconds`);
     yield { time, code: 'o', data: frame[1], line: 1 };
   }
 }
 
-async function* streamEvents(path: string, version: 2 | 3): AsyncGenerator<CastEvent> {
+async function* streamEvents(path: string, version: 2 | 3, source = path): AsyncGenerator<CastEvent> {
   let time = 0;
   // An "o"/"i" event is held back one line: a tapedeck.bytes event may follow with its exact bytes.
   let held: CastEvent | undefined;
-  const lines = readNumberedLines(path)[Symbol.asyncIterator]();
-  await lines.next(); // header, already parsed
-  for (;;) {
-    const next = await lines.next();
-    if (next.done) break;
-    const { line, text } = next.value;
-    if (text.trim() === '' || (version === 3 && text.startsWith('#'))) continue;
-    const event = parseEventLine(path, line, text, version);
-    // Round the running sum to the microseconds casts are written in, so it never drifts.
-    time = version === 3 ? Math.round((time + event.stamp) * 1e6) / 1e6 : event.stamp;
-    if (version === 2 && event.stamp < 0) throw malformed(path, line, `event time must be >= 0, got ${event.stamp}`);
-    const ev: CastEvent = { time, code: event.code, data: event.data, line };
-    if (ev.code === BYTES_EVENT) {
-      if (!held) throw malformed(path, line, `"${BYTES_EVENT}" must directly follow an "o" or "i" event`);
-      held.bytes = Buffer.from(ev.data, 'base64');
-      continue;
+  const lines = readNumberedLines(source)[Symbol.asyncIterator]();
+  const resizes = new ResizeBudget(path);
+  // Closed however the reader stops (a position reached, an error): else its file stays open.
+  try {
+    await lines.next(); // header, already parsed
+    for (;;) {
+      const next = await lines.next();
+      if (next.done) break;
+      const { line, text, terminated } = next.value;
+      if (text.trim() === '' || (version === 3 && text.startsWith('#'))) continue;
+      const event = terminated ? parseEventLine(path, line, text, version) : lastEvent(path, line, text, version);
+      if (!event) break;
+      // Round the running sum to the microseconds casts are written in, so it never drifts.
+      time = version === 3 ? Math.round((time + event.stamp) * 1e6) / 1e6 : event.stamp;
+      if (time > MAX_SECONDS) throw malformed(path, line, `the tape is longer than ${MAX_SECONDS} seconds at this event`);
+      if (version === 2 && event.stamp < 0) throw malformed(path, line, `event time must be >= 0, got ${event.stamp}`);
+      const ev: CastEvent = { time, code: event.code, data: event.data, line };
+      if (ev.code === BYTES_EVENT) {
+        if (!held) throw malformed(path, line, `"${BYTES_EVENT}" must directly follow an "o" or "i" event`);
+        held.bytes = Buffer.from(ev.data, 'base64');
+        continue;
+      }
+      if (held) yield held;
+      held = undefined;
+      if (ev.code === 'o' || ev.code === 'i') {
+        held = ev;
+        continue;
+      }
+      if (ev.code === 'r') resizes.check(ev, line);
+      yield ev;
     }
     if (held) yield held;
-    held = undefined;
-    if (ev.code === 'o' || ev.code === 'i') {
-      held = ev;
-      continue;
-    }
-    if (ev.code === 'r' && !parseResize(ev.data)) throw malformed(path, line, `resize event data must be "COLSxROWS" with sizes from 1 to 10000, got ${JSON.stringify(ev.data)}`);
-    yield ev;
+  } finally {
+    await lines.return?.(undefined);
   }
-  if (held) yield held;
+}
+
+/** A last line without its newline that does not parse was cut short: the events before it stand. */
+function lastEvent(path: string, line: number, text: string, version: 2 | 3): ReturnType<typeof parseEventLine> | undefined {
+  try {
+    return parseEventLine(path, line, text, version);
+  } catch {
+    warn(`${path}:${line}: the last line is incomplete (a write cut short?); the events before it are used`);
+    return undefined;
+  }
+}
+
+/**
+ * Each resize reallocates the screen: a size past the cell limit is refused,
+ * and so is a tape whose resizes together allocate more than the budget (400
+ * alternating resizes of a huge screen took 47 s and 3 GB).
+ */
+class ResizeBudget {
+  private cells = 0;
+  constructor(private readonly path: string) {}
+
+  check(ev: CastEvent, line: number): void {
+    const size = parseResize(ev.data);
+    if (!size) throw malformed(this.path, line, `resize event data must be "COLSxROWS" with sizes from 1 to 10000, got ${JSON.stringify(ev.data)}`);
+    const cells = size.cols * size.rows;
+    if (cells > limit('maxScreenCells')) throw limitError('maxScreenCells', `resize to ${ev.data} is ${cells} cells, more than tapedeck holds`, { file: this.path, line });
+    this.cells += cells;
+    if (this.cells > limit('maxResizeCells')) {
+      throw limitError('maxResizeCells', `the resizes up to this one allocate ${this.cells} screen cells in all, more than the budget`, { file: this.path, line });
+    }
+  }
 }
 
 function parseEventLine(path: string, line: number, text: string, version: 2 | 3): { stamp: number; code: string; data: string } {
@@ -203,8 +254,9 @@ function parseEventLine(path: string, line: number, text: string, version: 2 | 3
     throw malformed(path, line, `event must be [${version === 3 ? 'interval' : 'time'}, code, data], got ${text.slice(0, 80)}`);
   }
   const [stamp, code, data] = value as unknown[];
-  if (typeof stamp !== 'number' || !Number.isFinite(stamp) || (version === 3 && stamp < 0)) {
-    throw malformed(path, line, `event ${version === 3 ? 'interval' : 'time'} must be a number >= 0, got ${JSON.stringify(stamp)}`);
+  // Times past ~31 years are refused: written back at microsecond precision they would overflow to null.
+  if (typeof stamp !== 'number' || !Number.isFinite(stamp) || (version === 3 && stamp < 0) || Math.abs(stamp) > MAX_SECONDS) {
+    throw malformed(path, line, `event ${version === 3 ? 'interval' : 'time'} must be a number >= 0 and at most ${MAX_SECONDS}, got ${JSON.stringify(stamp)}`);
   }
   if (typeof code !== 'string' || code === '') throw malformed(path, line, `event code must be a non-empty string, got ${JSON.stringify(code)}`);
   if (typeof data !== 'string') {

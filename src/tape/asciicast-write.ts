@@ -1,11 +1,17 @@
+import { StreamRedactor } from '../core/stream-redact.js';
+import { redact } from '../core/redact.js';
+import { siblingTempPath, sweepStaleTemps } from '../core/temp-files.js';
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { dirname } from 'node:path';
 import { TapedeckError } from '../core/errors.js';
 import { BYTES_EVENT, type CastFormat, type CastTheme } from './asciicast.js';
 import { Utf8Chunker, type Utf8Piece } from './asciicast-utf8.js';
 
 export interface CastWriterOptions {
+  /** Variables whose values are stored as {{tapedeck.env.NAME}} in output, input and header. */
+  redactEnv?: readonly string[];
+  /** Where their values come from (default process.env). */
+  redactFrom?: NodeJS.ProcessEnv;
   format?: CastFormat;
   cols: number;
   rows: number;
@@ -77,13 +83,16 @@ export class CastWriter {
   /** Absolute time of the last written event, as the reader will reconstruct it. */
   private lastTime = 0;
   private readonly decoders = { o: new Utf8Chunker(), i: new Utf8Chunker() };
+  /** Secrets out of the bytes before they are decoded or written (a value split across chunks too). */
+  private readonly redactors: { o: StreamRedactor; i: StreamRedactor };
   private pendingLines: string[] = [];
   /** The first write error (disk full...): the tape is dropped, close() reports it. */
   failure?: Error;
 
   constructor(readonly path: string, options: CastWriterOptions) {
     this.format = options.format ?? 'v3';
-    this.tmpPath = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+    sweepStaleTemps(dirname(path)); // a recording killed with SIGKILL left its temp file here
+    this.tmpPath = siblingTempPath(path);
     try {
       this.fd = openSync(this.tmpPath, 'w', 0o644);
     } catch (err) {
@@ -92,7 +101,11 @@ export class CastWriter {
         cause: err,
       });
     }
-    this.writeLine(JSON.stringify(castHeaderLine(options)));
+    const names = options.redactEnv ?? [];
+    const from = options.redactFrom ?? process.env;
+    this.redactors = { o: new StreamRedactor(names, from, true), i: new StreamRedactor(names, from, true) };
+    const header = JSON.stringify(castHeaderLine(options));
+    this.writeLine(names.length > 0 ? redact(header, names, from) : header);
   }
 
   private writeLine(line: string): void {
@@ -133,20 +146,30 @@ export class CastWriter {
 
   /** Program output at `time` seconds since start. */
   output(time: number, bytes: Buffer): void {
-    this.piece(time, 'o', this.decoders.o.push(bytes));
+    this.piece(time, 'o', this.decoders.o.push(this.redactors.o.push(bytes)));
   }
 
   /** Bytes sent to the program. */
   input(time: number, bytes: Buffer): void {
-    this.piece(time, 'i', this.decoders.i.push(bytes));
+    this.piece(time, 'i', this.decoders.i.push(this.redactors.i.push(bytes)));
   }
 
   marker(time: number, name: string): void {
+    this.releaseHeld(time);
     this.event(time, 'm', name);
   }
 
   resize(time: number, cols: number, rows: number): void {
+    this.releaseHeld(time);
     this.event(time, 'r', `${cols}x${rows}`);
+  }
+
+  /** Bytes held back as a possible start of a secret go out before any other event. */
+  private releaseHeld(time: number): void {
+    for (const code of ['o', 'i'] as const) {
+      const held = this.redactors[code].flush();
+      if (held.length > 0) this.piece(time, code, this.decoders[code].push(held));
+    }
   }
 
   exit(time: number, status: number): void {
@@ -155,6 +178,7 @@ export class CastWriter {
   }
 
   private endStreams(time: number): void {
+    this.releaseHeld(time);
     this.piece(time, 'o', this.decoders.o.flush());
     this.piece(time, 'i', this.decoders.i.flush());
   }

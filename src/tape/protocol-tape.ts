@@ -1,6 +1,8 @@
 import { isUtf8 } from 'node:buffer';
 import { TapedeckError, ioError } from '../core/errors.js';
-import { readNumberedLines } from '../core/lines.js';
+import { numberedLinesOf, readNumberedLines, type NumberedLine } from '../core/lines.js';
+import { warn } from '../core/warn.js';
+import { limit, limitError, tooDeep } from '../core/limits.js';
 
 /**
  * One recorded exchange of a protocol tape, seed 000's recorder format:
@@ -24,6 +26,8 @@ export interface TapePair {
 export interface ProtocolTape {
   path: string;
   pairs: TapePair[];
+  /** A last line cut short (a full disk, a kill mid-write), skipped with a warning. */
+  partialLine?: number;
 }
 
 /** The JSON line for one pair: seed 000 byte for byte (serde_json and JSON.stringify escape alike). */
@@ -38,17 +42,53 @@ export function formatPair(request: string, response: Buffer | string): string {
 
 /** Reads and validates a whole tape; a bad line is a TapedeckError naming file:line. */
 export async function readProtocolTape(path: string): Promise<ProtocolTape> {
-  const pairs: TapePair[] = [];
+  const reader = new TapeLines(path);
   try {
-    for await (const l of readNumberedLines(path)) {
-      if (l.text.trim() === '') continue;
-      pairs.push(parsePairLine(path, l.line, l.text, l.byteStart, l.byteEnd));
-    }
+    for await (const l of readNumberedLines(path)) reader.add(l);
   } catch (err) {
     if (err instanceof TapedeckError) throw err;
     throw ioError(path, err);
   }
-  return { path, pairs };
+  return reader.finish();
+}
+
+/** The same over bytes already read (the rewrite re-reads the tape under its lock). */
+export function parseProtocolTape(path: string, bytes: Buffer, options: { quiet?: boolean } = {}): ProtocolTape {
+  const reader = new TapeLines(path);
+  for (const l of numberedLinesOf(bytes)) reader.add(l);
+  return reader.finish(options.quiet);
+}
+
+/**
+ * Lines to pairs. A last line without its newline that does not parse is what
+ * a write cut short leaves: the complete pairs before it are kept, and the
+ * line is named in a warning instead of failing the whole tape.
+ */
+class TapeLines {
+  private pairs: TapePair[] = [];
+  private partialLine?: number;
+  constructor(private readonly path: string) {}
+
+  add(l: NumberedLine): void {
+    if (l.text.trim() === '') return;
+    if (!l.terminated) {
+      try {
+        this.pairs.push(parsePairLine(this.path, l.line, l.text, l.byteStart, l.byteEnd));
+      } catch (err) {
+        if (!(err instanceof TapedeckError) || err.code !== 'TD2001') throw err;
+        this.partialLine = l.line;
+      }
+      return;
+    }
+    this.pairs.push(parsePairLine(this.path, l.line, l.text, l.byteStart, l.byteEnd));
+  }
+
+  finish(quiet = false): ProtocolTape {
+    if (this.partialLine !== undefined && !quiet) {
+      warn(`${this.path}:${this.partialLine}: the last line is incomplete (a write cut short?); it is skipped and the ${this.pairs.length} complete pair(s) before it are used`);
+    }
+    return { path: this.path, pairs: this.pairs, ...(this.partialLine !== undefined ? { partialLine: this.partialLine } : {}) };
+  }
 }
 
 function parsePairLine(file: string, line: number, text: string, byteStart: number, byteEnd: number): TapePair {
@@ -66,12 +106,24 @@ function parsePairLine(file: string, line: number, text: string, byteStart: numb
   if (typeof obj.request !== 'string') throw bad(`"request" must be a string, got ${jsonType(obj.request)}`);
   if (!('response' in obj)) throw bad('missing "response"');
   if (typeof obj.response !== 'string') throw bad(`"response" must be a string, got ${jsonType(obj.response)}`);
+  const deep = deepMessage(obj.request) ? 'request' : deepMessage(obj.response) ? 'response' : undefined;
+  if (deep) throw limitError('maxJsonDepth', `the ${deep} has a JSON message nested more than ${limit('maxJsonDepth')} levels deep`, { file, line });
   let responseBytes: Buffer | undefined;
   if (obj.response_base64 !== undefined) {
     if (typeof obj.response_base64 !== 'string') throw bad('"response_base64" must be a string');
     responseBytes = Buffer.from(obj.response_base64, 'base64');
   }
   return { request: obj.request, response: obj.response, responseBytes, line, byteStart, byteEnd, raw: text };
+}
+
+/** A JSON message line (one starting with { or [) nested past the limit: nothing could compare it. */
+function deepMessage(text: string): boolean {
+  if (text.length < limit('maxJsonDepth')) return false;
+  for (const m of text.split('\n')) {
+    const t = m.trimStart();
+    if ((t.startsWith('{') || t.startsWith('[')) && tooDeep(m)) return true;
+  }
+  return false;
 }
 
 function jsonType(v: unknown): string {

@@ -1,3 +1,4 @@
+import { sweepStaleTemps, tapedeckTempDir } from '../../core/temp-files.js';
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -74,8 +75,14 @@ function terminfoCheck(): DoctorCheck {
     : { name: 'terminfo', ok: true, warning: 'no xterm-256color terminfo: programs may draw less. Fix: apt-get install ncurses-base' };
 }
 
+/** Removes what killed tapedeck processes left: its temp folder, and sibling temp files here and in goldens/. */
+function tempFilesCheck(): DoctorCheck {
+  const removed = [tapedeckTempDir(), process.cwd(), join(process.cwd(), 'goldens')].flatMap(sweepStaleTemps);
+  return { name: 'temp-files', ok: true, detail: removed.length ? `removed ${removed.length} left by killed runs` : 'none left by killed runs' };
+}
+
 export async function runDoctorChecks(home?: string): Promise<DoctorCheck[]> {
-  const checks: DoctorCheck[] = [homeCheck(homeDirectory(home)), await ptyCheck(), await socketCheck(), terminfoCheck()];
+  const checks: DoctorCheck[] = [homeCheck(homeDirectory(home)), await ptyCheck(), await socketCheck(), terminfoCheck(), tempFilesCheck()];
   try {
     checks.push(...(await rendererChecks()));
   } finally {

@@ -1,3 +1,4 @@
+import { oneLine } from '../../core/terminal-safe.js';
 import { resolve } from 'node:path';
 import { usageError } from '../../core/errors.js';
 import { applyEnvelopes } from '../../core/apply-fixes.js';
@@ -80,8 +81,8 @@ export async function run(argv: string[]): Promise<number> {
   const applied = outcomes.filter((o) => o.applied);
   for (const o of outcomes) {
     const where = `${o.envelope.span.file}:${o.envelope.span.line}`;
-    if (o.applied) process.stderr.write(`applied ${o.envelope.code} — ${o.label} (${where})\n`);
-    else process.stderr.write(`not applied ${o.envelope.code} (${where}): ${o.reason}\n`);
+    if (o.applied) process.stderr.write(`applied ${o.envelope.code} — ${oneLine(o.label ?? '')} (${oneLine(where)})\n`);
+    else process.stderr.write(`not applied ${o.envelope.code} (${oneLine(where)}): ${oneLine(o.reason ?? '')}\n`);
   }
   const byCode = new Map<string, number>();
   for (const o of applied) byCode.set(o.envelope.code, (byCode.get(o.envelope.code) ?? 0) + 1);

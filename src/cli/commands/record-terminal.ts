@@ -10,7 +10,10 @@ Records CMD in a pseudo-terminal into an asciicast tape (v3 by default).
 Interactive when stdin is a terminal: keys go to CMD, the tape follows your
 terminal's size, ctrl+] drops a marker (marker-1, marker-2, ...), and the
 recording ends when CMD exits. Otherwise CMD runs to its exit; piped stdin is
-forwarded to it (end of input sends ctrl+D). Exits with CMD's exit code.`;
+forwarded to it (end of input sends ctrl+D). Exits with CMD's exit code.
+
+  --redact-env NAME    store NAME's value as {{tapedeck.env.NAME}} in the output, the
+                       input and the header (repeatable); replay restores it`;
 
 /** `tapedeck record --out X.cast -- CMD...` (called by record.ts for terminal tapes). */
 export async function runTerminalRecord(own: string[], command: string[]): Promise<number> {
@@ -22,6 +25,7 @@ export async function runTerminalRecord(own: string[], command: string[]): Promi
     format: { type: 'string' },
     kind: { type: 'string' },
     json: { type: 'boolean' },
+    'redact-env': { type: 'string', multiple: true, default: [] },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -48,6 +52,7 @@ export async function runTerminalRecord(own: string[], command: string[]): Promi
     cols,
     title: values.title,
     answerQueries: !interactive,
+    redactEnv: values['redact-env'],
   });
   const release = interactive ? connectInteractive(terminal, followSize) : connectPiped(terminal);
   const stopOnSignal = () => void terminal.kill();

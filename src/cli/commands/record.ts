@@ -13,9 +13,12 @@ const HELP = `usage: tapedeck record --out FILE [--kind protocol|terminal] [opti
 
 The kind comes from the extension: .ndjson/.jsonl record a protocol tape, .cast a terminal tape.
 
+options:
+  --redact-env NAME    store NAME's value as {{tapedeck.env.NAME}} (repeatable; casts: in
+                       the output, the input and the header)
+
 protocol options:
   --boundary RULE      where a response ends: auto (default), done, jsonrpc, idle:MS
-  --redact-env NAME    store NAME's value as {{tapedeck.env.NAME}} (repeatable)
   --grace-ms N         after end of input, or a signal passed on, how long the server may take
                        to exit before its process group is stopped (default 2000)
   {{tapedeck.tmpdir}} in CMD is a fresh scratch directory (removed afterwards), stored in the tape

@@ -18,6 +18,7 @@ import { relative } from 'node:path';
 import { parseIntOption, parseOptions, splitCommand } from '../args.js';
 import { normaliserOptionSpec } from '../normaliser-options.js';
 import { formatReplayText } from '../../report/text.js';
+import { projectTrust } from '../../replayer/tape-trust.js';
 
 const HELP = `usage: tapedeck replay TAPE... [options] [-- CMD ARGS...]
 
@@ -29,7 +30,9 @@ once the screen shows what the recording showed before it; markers are
 checkpoints; the final screen and exit status are compared.
 CMD is required for protocol tapes. With terminal tapes only, CMD replaces
 their recorded command; in a run mixing both kinds, CMD goes to the protocol
-tapes and terminal tapes use their own.
+tapes and terminal tapes use their own. A terminal tape's recorded command runs
+only when the tape is in this project (under its goldens folder, or under the
+folder of tapedeck.config.json); for any other tape give CMD or --trust-tape.
 Exit 0: no drift; 1: drift; 2: bad input, unreadable tape, or CMD cannot start.
 
 options:
@@ -74,6 +77,8 @@ terminal tapes:
   --mask-rect R,C,W[,H]  hide a rectangle of cells (0-based row and column; repeatable)
   --styles             compare colours and attributes at checkpoints too
   --step-timeout-ms N  how long a step may wait for its screen (default ${DEFAULT_STEP_TIMEOUT_MS})
+  --trust-tape         run the command a terminal tape records even when the tape is
+                       not in this project (only for tapes you trust: it runs as you)
   --bail               stop a tape at its first drift (default: send the input anyway, go on)
   --realtime           wait the recorded interval before each step
   --cwd DIR            run the program in DIR (default: where the tape was recorded,
@@ -128,6 +133,7 @@ export async function run(argv: string[]): Promise<number> {
     cwd: { type: 'string' },
     home: { type: 'string' },
     screenshots: { type: 'boolean', default: false },
+    'trust-tape': { type: 'boolean', default: false },
     threshold: { type: 'string' },
     'max-diff-pixels': { type: 'string' },
     'max-diff-pixel-ratio': { type: 'string' },
@@ -141,7 +147,7 @@ export async function run(argv: string[]): Promise<number> {
   if (positionals.length === 0) throw usageError('replay: give at least one tape (paths or globs)');
   const screenshots = screenshotOptions(values);
   const transport = transportTarget(values);
-  const { config: _config, masks, ...resolved } = resolveReplaySettings({
+  const { config, masks, ...resolved } = resolveReplaySettings({
     config: values.config,
     ignore: values.ignore,
     filter: values.filter,
@@ -185,6 +191,7 @@ export async function run(argv: string[]): Promise<number> {
           home: parseHome(values.home),
           update: values.update,
           writePending,
+          ...(values['trust-tape'] ? {} : { trust: projectTrust({ configPath: config.path, goldens: config.goldens }) }),
           ...(screenshots ? { screenshots } : {}),
         },
         jobs,

@@ -1,3 +1,4 @@
+import { terminalSafe } from '../../core/terminal-safe.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { createInterface } from 'node:readline/promises';
@@ -61,7 +62,7 @@ export async function run(argv: string[]): Promise<number> {
     return 0;
   }
   if (!process.stdin.isTTY) {
-    for (const p of pending) process.stdout.write(`${showDiff(p)}\n`);
+    for (const p of pending) process.stdout.write(`${terminalSafe(showDiff(p))}\n`); // diffs quote tapes and live output
     process.stderr.write(`tapedeck review: ${pending.length} pending golden(s); accept with --accept PATH|all, reject with --reject PATH|all\n`);
     return 0;
   }
@@ -87,7 +88,7 @@ async function interactive(pending: PendingGolden[]): Promise<number> {
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   try {
     for (const [i, p] of pending.entries()) {
-      process.stderr.write(`\n[${i + 1}/${pending.length}] ${showDiff(p)}\n`);
+      process.stderr.write(`\n[${i + 1}/${pending.length}] ${terminalSafe(showDiff(p))}\n`);
       for (;;) {
         const answer = (await rl.question('accept this change? [y]es, [n]o (reject), [s]kip, [q]uit: ')).trim().toLowerCase();
         if (answer === 'y' || answer === 'yes') acceptPending(p);

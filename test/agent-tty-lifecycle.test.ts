@@ -52,7 +52,7 @@ describe('agent-tty session ends', () => {
     const cast = join(home, 'exits.cast');
     await ok(home, ['record', 'export', id, '--out', cast]);
     expect(readFileSync(cast, 'utf8')).toContain('"x","3"');
-    const replay = await run(['node', CLI, 'replay', cast]);
+    const replay = await run(['node', CLI, 'replay', cast, '--trust-tape']);
     expect(replay.code).toBe(0);
   });
 
@@ -73,7 +73,7 @@ describe('agent-tty session ends', () => {
     await ok(home, ['record', 'export', id, '--out', cast]);
     const events = readFileSync(cast, 'utf8').trim().split('\n').slice(1).map((l) => JSON.parse(l));
     expect(events.filter((e) => e[1] === 'm' || e[1] === 'x').map((e) => [e[1], e[2]])).toEqual([['m', 'signal:SIGTERM'], ['x', '143']]);
-    const replay = await run(['node', CLI, 'replay', cast]);
+    const replay = await run(['node', CLI, 'replay', cast, '--trust-tape']);
     expect([replay.code, replay.stderr]).toEqual([0, expect.stringContaining('0 drift(s)')]);
   });
 

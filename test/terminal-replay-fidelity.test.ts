@@ -42,7 +42,7 @@ describe.concurrent('where a replay runs', () => {
     writeFileSync(join(project, 'script.sh'), 'exit 3\n');
     // Run from the repository root: the script is found in the recorded directory.
     const copied = join(copy, 'tape.cast');
-    const [here, elsewhere] = await Promise.all([tapedeck(['replay', copied], { cwd: ROOT }), tapedeck(['replay', copied, '--cwd', sub('empty')], { cwd: ROOT })]);
+    const [here, elsewhere] = await Promise.all([tapedeck(['replay', copied, '--trust-tape'], { cwd: ROOT }), tapedeck(['replay', copied, '--trust-tape', '--cwd', sub('empty')], { cwd: ROOT })]);
     expect(here.stderr).toMatch(/^ok /m);
     expect(here.code).toBe(0);
     expect(elsewhere.code).toBe(1);
@@ -56,12 +56,12 @@ describe.concurrent('where a replay runs', () => {
     const cast = await record(d, program, [], { HOME: recHome });
     const callerHome = sub('home/caller');
     const env = { HOME: callerHome };
-    const bad = tapedeck(['replay', cast, '--home', 'mine']);
+    const bad = tapedeck(['replay', cast, '--trust-tape', '--home', 'mine']);
     // Fresh (the default): the state the first replay saved is gone for the second.
-    for (let i = 0; i < 2; i++) expect((await tapedeck(['replay', cast], { env })).code).toBe(0);
+    for (let i = 0; i < 2; i++) expect((await tapedeck(['replay', cast, '--trust-tape'], { env })).code).toBe(0);
     // The caller's HOME: the first run leaves state behind and the second one sees it.
     expect((await replayTerminal(cast, { home: 'inherit', env })).drifts).toEqual([]);
-    const second = await tapedeck(['replay', cast, '--home', 'inherit'], { env });
+    const second = await tapedeck(['replay', cast, '--trust-tape', '--home', 'inherit'], { env });
     expect(second.code).toBe(1);
     expect(second.stderr).toContain('seen before');
     expect((await bad).code).toBe(2);
@@ -127,8 +127,8 @@ describe.concurrent('drift summaries', () => {
     const cast = await record(d, BASH, steps, { PS1: '$ ', HISTFILE: '', V: '1' });
     const env = { PS1: '$ ', HISTFILE: '', V: '2' };
     const [human, json] = await Promise.all([
-      tapedeck(['replay', cast, '--step-timeout-ms', '1000'], { env }),
-      tapedeck(['replay', cast, '--step-timeout-ms', '1000', '--json', '--json-summary'], { env }),
+      tapedeck(['replay', cast, '--trust-tape', '--step-timeout-ms', '1000'], { env }),
+      tapedeck(['replay', cast, '--trust-tape', '--step-timeout-ms', '1000', '--json', '--json-summary'], { env }),
     ]);
     expect(human.code).toBe(1);
     // The first difference in full, then one line for the steps that repeat it.

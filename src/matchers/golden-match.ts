@@ -36,6 +36,10 @@ export async function matchGolden(input: GoldenMatchInput): Promise<GoldenResult
   let actual: Buffer;
   let verdict: GoldenVerdict | undefined;
   if (expected === undefined || policy.mode === 'all') {
+    // A screen the program has not drawn yet is not a golden: a slow start under load would otherwise
+    // store a blank screen. Wait for its first visible character (a program that never draws one
+    // still gets its blank golden, after the timeout).
+    await term.waitForText(/\S/, { timeoutMs }).catch(() => undefined);
     await term.waitForStable(input.stableMs ?? 100, { timeoutMs });
     actual = await input.capture();
     verdict = expected === undefined ? undefined : judge(actual);

@@ -74,7 +74,7 @@ function screenText(variant) {
 }
 
 async function chromiumImages() {
-  const { Screen } = await import(`${dist}/render/screen.js`);
+  const { Screen } = await import(`${dist}/session/screen.js`);
   const { capture, closeRenderer, rendererPage, renderSnapshot } = await import(`${dist}/render/renderer.js`);
   const shot = async (variant) => {
     const screen = new Screen({ rows: 40, cols: 120, scrollback: 0 });

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readCast, recordScript, replayTerminal } from '../dist/index.js';
-import { median } from './lib.mjs';
+import { median, row } from './lib.mjs';
 
 const RECORD_SECONDS = Number(process.env.RECORD_SECONDS ?? 30);
 const RUNS = Number(process.env.RUNS ?? 7);

@@ -32,7 +32,8 @@ describe('architecture', () => {
   });
 
   // A protocol-only command must start fast and work without the native PTY module or a browser.
-  const heavy = ['node-pty', '@xterm/headless', '@xterm/xterm', 'playwright-core', 'pngjs', 'pixelmatch'];
+  // (and the libraries only a drift, a config file, a JSONPath or a glob needs load when one appears).
+  const heavy = ['node-pty', '@xterm/headless', '@xterm/xterm', 'playwright-core', 'pngjs', 'pixelmatch', 'diff', 'jsonpath-plus', 'jsonc-parser', 'tinyglobby'];
   for (const command of ['replay', 'record', 'serve', 'explain', 'fix', 'review']) {
     it(`tapedeck ${command} loads no terminal or render package until it needs one`, () => {
       const loaded = eagerClosure(graph, ['cli/main.ts', `cli/commands/${command}.ts`]);

@@ -1,6 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { findNodeAtLocation, parseTree, type Node as JsonNode, type ParseError, printParseErrorCode } from 'jsonc-parser';
+import type { Node as JsonNode, ParseError } from 'jsonc-parser';
+import { lazyPackage } from './lazy-package.js';
+
+// Loaded only when a config file exists.
+const jsonc = lazyPackage<typeof import('jsonc-parser')>('jsonc-parser');
 import { TapedeckError } from './errors.js';
 import { compileRegex, parseFilter, validateJsonPath, type ScopedRules, type TextFilter } from './normalise.js';
 import { parseBoundary, type Boundary } from './boundary.js';
@@ -46,8 +50,8 @@ export function loadConfig(explicitPath?: string, cwd = process.cwd()): Tapedeck
     throw new TapedeckError('CONFIG', message, { location: { file: shown, line: node ? lineOf(node.offset) : 1 } });
   };
   const errors: ParseError[] = [];
-  const tree = parseTree(text, errors, { allowTrailingComma: false, disallowComments: true });
-  if (errors.length > 0) fail({ offset: errors[0].offset } as JsonNode, `invalid JSON: ${printParseErrorCode(errors[0].error)}`);
+  const tree = jsonc().parseTree(text, errors, { allowTrailingComma: false, disallowComments: true });
+  if (errors.length > 0) fail({ offset: errors[0].offset } as JsonNode, `invalid JSON: ${jsonc().printParseErrorCode(errors[0].error)}`);
   if (!tree || tree.type !== 'object') return fail(tree, 'the config must be a JSON object');
 
   const config: TapedeckConfig = { path, ignore: [], filters: [], masks: [], scoped: [] };
@@ -75,8 +79,8 @@ export function loadConfig(explicitPath?: string, cwd = process.cwd()): Tapedeck
       try {
         if (item.type === 'string') into.push(parseFilter(item.value as string));
         else if (item.type === 'object') {
-          const pattern = findNodeAtLocation(item, ['pattern'])?.value;
-          const replacement = findNodeAtLocation(item, ['replacement'])?.value ?? '';
+          const pattern = jsonc().findNodeAtLocation(item, ['pattern'])?.value;
+          const replacement = jsonc().findNodeAtLocation(item, ['replacement'])?.value ?? '';
           if (typeof pattern !== 'string' || typeof replacement !== 'string') fail(item, 'a "filter" object needs string "pattern" and "replacement"');
           into.push({ pattern: compileRegex(pattern as string, '"filter"'), replacement: replacement as string, source: pattern as string });
         } else fail(item, '"filter" entries must be strings or objects');
@@ -86,9 +90,9 @@ export function loadConfig(explicitPath?: string, cwd = process.cwd()): Tapedeck
       }
     }
   };
-  readIgnore(findNodeAtLocation(tree, ['ignore']), config.ignore);
-  readFilters(findNodeAtLocation(tree, ['filter']), config.filters);
-  const scoped = findNodeAtLocation(tree, ['scoped']);
+  readIgnore(jsonc().findNodeAtLocation(tree, ['ignore']), config.ignore);
+  readFilters(jsonc().findNodeAtLocation(tree, ['filter']), config.filters);
+  const scoped = jsonc().findNodeAtLocation(tree, ['scoped']);
   if (scoped) {
     if (scoped.type !== 'array') fail(scoped, '"scoped" must be an array of {"method"|"tool"|"op", "ignore", "filter", "ignoreKeyOrder"} objects');
     for (const item of scoped.children ?? []) {
@@ -109,24 +113,24 @@ export function loadConfig(explicitPath?: string, cwd = process.cwd()): Tapedeck
       config.scoped.push(rule);
     }
   }
-  const keyOrder = findNodeAtLocation(tree, ['ignoreKeyOrder']);
+  const keyOrder = jsonc().findNodeAtLocation(tree, ['ignoreKeyOrder']);
   if (keyOrder) {
     if (keyOrder.type !== 'boolean') fail(keyOrder, '"ignoreKeyOrder" must be true or false');
     config.ignoreKeyOrder = keyOrder.value as boolean;
   }
-  const maxBytes = findNodeAtLocation(tree, ['maxResponseBytes']);
+  const maxBytes = jsonc().findNodeAtLocation(tree, ['maxResponseBytes']);
   if (maxBytes) {
     if (maxBytes.type !== 'number' || !Number.isInteger(maxBytes.value) || maxBytes.value < 1) fail(maxBytes, '"maxResponseBytes" must be a whole number of bytes, at least 1');
     config.maxResponseBytes = maxBytes.value as number;
   }
-  const timeout = findNodeAtLocation(tree, ['timeoutMs']);
+  const timeout = jsonc().findNodeAtLocation(tree, ['timeoutMs']);
   if (timeout) {
     if (timeout.type !== 'number' || !Number.isInteger(timeout.value) || timeout.value <= 0 || timeout.value > MAX_TIMEOUT_MS) {
       fail(timeout, `"timeoutMs" must be a whole number from 1 to ${MAX_TIMEOUT_MS}`);
     }
     config.timeoutMs = timeout.value as number;
   }
-  const boundary = findNodeAtLocation(tree, ['boundary']);
+  const boundary = jsonc().findNodeAtLocation(tree, ['boundary']);
   if (boundary) {
     try {
       config.boundary = parseBoundary(String(boundary.value));
@@ -134,12 +138,12 @@ export function loadConfig(explicitPath?: string, cwd = process.cwd()): Tapedeck
       fail(boundary, (err as Error).message.replace('--boundary', '"boundary"'));
     }
   }
-  const goldens = findNodeAtLocation(tree, ['goldens']);
+  const goldens = jsonc().findNodeAtLocation(tree, ['goldens']);
   if (goldens) {
     if (goldens.type !== 'string') fail(goldens, '"goldens" must be a directory path');
     config.goldens = goldens.value as string;
   }
-  const mask = findNodeAtLocation(tree, ['mask']);
+  const mask = jsonc().findNodeAtLocation(tree, ['mask']);
   if (mask) {
     if (mask.type !== 'array') fail(mask, '"mask" must be an array of regex strings or {"row","col","width","height"} objects');
     for (const item of mask.children ?? []) {

@@ -1,6 +1,9 @@
 import { tooDeep } from './limits.js';
-import { JSONPath } from 'jsonpath-plus';
-import { findNodeAtLocation, parseTree, type Node as JsonNode } from 'jsonc-parser';
+import type { Node as JsonNode } from 'jsonc-parser';
+import { lazyPackage } from './lazy-package.js';
+
+const jsonpath = lazyPackage<typeof import('jsonpath-plus')>('jsonpath-plus');
+const jsonc = lazyPackage<typeof import('jsonc-parser')>('jsonc-parser');
 import { usageError } from './errors.js';
 
 /**
@@ -106,7 +109,7 @@ export function validateJsonPath(path: string): string {
   }
   // Evaluated once on a small sample so a broken filter expression is an error now, not mid-comparison.
   try {
-    JSONPath({ path, json: { a: [{ b: 1 }], c: { d: [1] } }, resultType: 'pointer' });
+    jsonpath().JSONPath({ path, json: { a: [{ b: 1 }], c: { d: [1] } }, resultType: 'pointer' });
   } catch (err) {
     throw usageError(`--ignore: invalid JSONPath ${JSON.stringify(path)}: ${(err as Error).message}`);
   }
@@ -184,11 +187,11 @@ export class Normaliser {
     } catch {
       return line;
     }
-    const tree = parseTree(line);
+    const tree = jsonc().parseTree(line);
     if (!tree) return line;
     const ranges: Array<{ start: number; end: number }> = [];
     for (const path of this.ignore) {
-      const pointers = JSONPath({ path, json: json as object, resultType: 'pointer' }) as string[];
+      const pointers = jsonpath().JSONPath({ path, json: json as object, resultType: 'pointer' }) as string[];
       for (const pointer of pointers) {
         const node = nodeAtPointer(tree, pointer);
         if (node) ranges.push({ start: node.offset, end: node.offset + node.length });
@@ -221,7 +224,7 @@ function nodeAtPointer(tree: JsonNode, pointer: string): JsonNode | undefined {
   for (const seg of segments) {
     if (!node) return undefined;
     location.push(node.type === 'array' ? Number(seg) : seg);
-    node = findNodeAtLocation(tree, location);
+    node = jsonc().findNodeAtLocation(tree, location);
   }
   return node;
 }

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser, BrowserType } from 'playwright-core';
 import { writeFileAtomic } from '../core/atomic-write.js';
 import { TapedeckError } from '../core/errors.js';
 import { packageDir } from './renderer-fonts.js';
@@ -42,6 +42,11 @@ export function chromiumPath(env: NodeJS.ProcessEnv = process.env): string {
 
 let launching: Promise<Browser> | null = null;
 
+/** playwright-core is large: loaded on the first screenshot, so `import 'tapedeck'` stays light. */
+async function chromium(): Promise<BrowserType> {
+  return (await import('playwright-core')).chromium;
+}
+
 /** The shared browser, launched now if needed. Throws RENDERER_UNAVAILABLE (exit 6) with a fix. */
 export function getBrowser(): Promise<Browser> {
   if (!launching) {
@@ -81,7 +86,7 @@ async function launch(): Promise<Browser> {
     });
   }
   try {
-    return await chromium.launch({
+    return await (await chromium()).launch({
       executablePath,
       args: CHROMIUM_ARGS,
       env: { ...process.env, ...isolatedFontconfig() },
@@ -98,7 +103,7 @@ async function launch(): Promise<Browser> {
 
 async function connect(endpoint: string): Promise<Browser> {
   try {
-    return await chromium.connect(endpoint, { timeout: 30_000 });
+    return await (await chromium()).connect(endpoint, { timeout: 30_000 });
   } catch (err) {
     const first = String((err as Error)?.message ?? err).split('\n')[0];
     throw new TapedeckError('RENDERER_UNAVAILABLE', `no browser at TAPEDECK_BROWSER_ENDPOINT=${endpoint}: ${first}. Fix: start it again, or unset TAPEDECK_BROWSER_ENDPOINT to launch Chromium`, {
@@ -113,7 +118,7 @@ async function connect(endpoint: string): Promise<Browser> {
  * launched exactly as getBrowser() would launch its own. Close it when done.
  */
 export async function launchBrowserServer(): Promise<{ wsEndpoint: string; close: () => Promise<void> }> {
-  const server = await chromium.launchServer({ executablePath: chromiumPath(), args: CHROMIUM_ARGS, env: { ...process.env, ...isolatedFontconfig() }, timeout: 30_000 });
+  const server = await (await chromium()).launchServer({ executablePath: chromiumPath(), args: CHROMIUM_ARGS, env: { ...process.env, ...isolatedFontconfig() }, timeout: 30_000 });
   return { wsEndpoint: server.wsEndpoint(), close: () => server.close() };
 }
 

@@ -1,8 +1,11 @@
-import { createTwoFilesPatch } from 'diff';
 import { classifyRpc, type ResolvedRule } from '../core/boundary.js';
 import { limit, tooDeep } from '../core/limits.js';
 import { diffJson, formatPathDifference } from '../core/json-diff.js';
 import type { Normaliser } from '../core/normalise.js';
+import { lazyPackage } from '../core/lazy-package.js';
+
+// A line diff is needed only for a drifted response that is not JSON.
+const diff = lazyPackage<typeof import('diff')>('diff');
 
 /**
  * Response comparison. Byte-exact after normalisers, except for the one thing
@@ -59,7 +62,7 @@ export function describeLargeDifference(expected: string, actual: string): strin
 }
 
 export function unifiedDiff(expected: string, actual: string, from = 'recorded', to = 'live'): string[] {
-  const patch = createTwoFilesPatch(from, to, ensureNewline(expected), ensureNewline(actual), undefined, undefined, { context: 3 });
+  const patch = diff().createTwoFilesPatch(from, to, ensureNewline(expected), ensureNewline(actual), undefined, undefined, { context: 3 });
   return patch
     .split('\n')
     .filter((l) => !l.startsWith('===') && l !== '\\ No newline at end of file')

@@ -1,4 +1,3 @@
-import { glob } from 'tinyglobby';
 import { existsSync } from 'node:fs';
 import { TapedeckError, usageError } from '../core/errors.js';
 
@@ -24,6 +23,7 @@ export async function expandTapes(patterns: readonly string[]): Promise<string[]
       out.add(pattern);
       continue;
     }
+    const { glob } = await import('tinyglobby'); // only a pattern with wildcards needs it
     const matches = await glob(pattern, { onlyFiles: true, expandDirectories: false });
     if (matches.length === 0) throw new TapedeckError('TD2002', `no tape matches ${JSON.stringify(pattern)}`);
     for (const m of matches) out.add(m);

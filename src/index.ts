@@ -55,7 +55,9 @@ export type { Screenshot, ScreenshotOptions } from './render/screenshot.js';
 export { closeRenderer } from './render/renderer.js';
 export { comparePngs, type PixelCompareOptions, type PixelComparison } from './render/pixel-diff.js';
 
-// Reports and export
+// Reports and export: the human summary, the --json summary line, JUnit, annotations, HTML
+export { formatReplayText } from './report/text.js';
+export { runSummary, summariseTape, type TapeSummary } from './report/summary.js';
 export { reportFromRun } from './report/from-run.js';
 export { renderHtmlReport, type ReportRun, type ReportTape, type ReportScreenshot } from './report/html.js';
 export { junitXml, githubAnnotations, type CiTapeResult } from './report/ci-reports.js';

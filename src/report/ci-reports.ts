@@ -1,3 +1,4 @@
+import type { TapeSummary } from './summary.js';
 import { relative } from 'node:path';
 import { driftLines, type Drift } from '../core/drift.js';
 import { escapeControls } from '../core/terminal-safe.js';
@@ -7,14 +8,8 @@ import { escapeControls } from '../core/terminal-safe.js';
  * the failure) and GitHub Actions workflow annotations (one ::error per
  * drift, at the tape line, so the drift shows in the pull request's diff).
  */
-export interface CiTapeResult {
-  tape: string;
-  kind: 'protocol' | 'terminal';
-  durationMs: number;
-  /** Pairs (protocol) or steps (terminal). */
-  units: number;
-  drifts: Drift[];
-}
+/** The per-tape summary JUnit and annotations are written from. */
+export type CiTapeResult = TapeSummary;
 
 function xml(text: string): string {
   // XML 1.0 cannot carry most control characters even escaped: show them instead.

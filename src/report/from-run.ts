@@ -1,3 +1,4 @@
+import { summariseTape } from './summary.js';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { relative } from 'node:path';
 import type { CheckpointScreenshot } from '../replayer/terminal-screenshot.js';
@@ -27,10 +28,10 @@ export async function reportFromRun(run: ReplayTapesResult, options: ReportFromR
   const tapes: ReportTape[] = [];
   for (const t of run.tapes) {
     if (t.kind === 'protocol') {
-      tapes.push({ tape: t.tape, kind: 'protocol', durationMs: t.durationMs, units: t.pairs.length, drifts: t.drifts });
+      tapes.push(summariseTape(t));
       continue;
     }
-    const tape: ReportTape = { tape: t.tape, kind: 'terminal', durationMs: t.durationMs, units: t.steps.length, drifts: t.drifts };
+    const tape: ReportTape = summariseTape(t);
     // The session as recorded (kept by the replay when --update has rewritten the file since).
     const recorded = t.recordedCast ?? (statSync(t.tape).size <= MAX_EMBEDDED_CAST_BYTES ? readFileSync(t.tape, 'utf8') : undefined);
     if (recorded !== undefined) {

@@ -1,3 +1,4 @@
+import type { TapeSummary } from './summary.js';
 import { diffLines } from 'diff';
 import type { Drift } from '../core/drift.js';
 import { escapeHtml, playerAssets, pngDataUri, scriptJson } from './assets.js';
@@ -18,13 +19,7 @@ export interface ReportScreenshot {
   diff?: Buffer;
 }
 
-export interface ReportTape {
-  tape: string;
-  kind: 'protocol' | 'terminal';
-  durationMs: number;
-  /** Pairs (protocol) or steps (terminal). */
-  units: number;
-  drifts: Drift[];
+export interface ReportTape extends TapeSummary {
   /** Terminal tapes: the recorded cast, and the live session as a cast. */
   recordedCast?: string;
   replayedCast?: string;

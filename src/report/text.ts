@@ -1,30 +1,17 @@
-import type { TapeReplayResult } from '../replayer/protocol.js';
-import type { TerminalTapeResult } from '../replayer/terminal.js';
+import type { ReplayTapesResult } from '../replayer/replay-tapes.js';
 import { driftLines } from '../core/drift.js';
 import { oneLine } from '../core/terminal-safe.js';
 import { driftRuns, repeatLine } from './drift-runs.js';
 
-/** A run of protocol tapes (replayProtocolTapes) or of both kinds (replayTapes). */
-export interface ReplayTextInput {
-  tapes: readonly (TapeReplayResult | TerminalTapeResult)[];
-  driftCount: number;
-  exitCode: number;
-  durationMs: number;
-}
-
-function isTerminal(tape: TapeReplayResult | TerminalTapeResult): tape is TerminalTapeResult {
-  return (tape as TerminalTapeResult).kind === 'terminal';
-}
-
 /** The human drift summary on stderr: tape, line, pair or step, request or step, then what differs. */
-export function formatReplayText(run: ReplayTextInput, options: { color?: boolean } = {}): string {
+export function formatReplayText(run: ReplayTapesResult, options: { color?: boolean } = {}): string {
   const red = (s: string) => (options.color ? `\x1b[31m${s}\x1b[0m` : s);
   const green = (s: string) => (options.color ? `\x1b[32m${s}\x1b[0m` : s);
   const out: string[] = [];
   let pairs = 0;
   let steps = 0;
   for (const tape of run.tapes) {
-    const terminal = isTerminal(tape);
+    const terminal = tape.kind === 'terminal';
     const units = terminal ? `${tape.steps.length} steps` : `${tape.pairs.length} pairs`;
     if (terminal) steps += tape.steps.length;
     else pairs += tape.pairs.length;
@@ -46,8 +33,8 @@ export function formatReplayText(run: ReplayTextInput, options: { color?: boolea
   }
   const tapes = run.tapes.length;
   const drifted = run.tapes.filter((t) => t.drifts.length > 0).length;
-  const anyTerminal = run.tapes.some(isTerminal);
-  const anyProtocol = run.tapes.some((t) => !isTerminal(t));
+  const anyTerminal = run.tapes.some((t) => t.kind === 'terminal');
+  const anyProtocol = run.tapes.some((t) => t.kind === 'protocol');
   const counts = [...(anyProtocol || !anyTerminal ? [`${pairs} pair(s)`] : []), ...(anyTerminal ? [`${steps} step(s)`] : [])].join(', ');
   const summary = `${tapes} tape(s), ${counts}, ${run.driftCount} drift(s) in ${drifted} tape(s), ${(run.durationMs / 1000).toFixed(2)} s`;
   out.push(run.exitCode === 0 ? green(`tapedeck: ${summary}`) : red(`tapedeck: ${summary}`));

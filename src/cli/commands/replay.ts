@@ -9,7 +9,8 @@ import { resolveReplaySettings } from '../../replayer/settings.js';
 import { resolveUpdatePolicy } from '../../core/ci.js';
 import type { TransportTarget } from '../../replayer/transport-replay.js';
 import { writeFileAtomic } from '../../core/atomic-write.js';
-import { githubAnnotations, junitXml, type CiTapeResult } from '../../report/ci-reports.js';
+import { githubAnnotations, junitXml } from '../../report/ci-reports.js';
+import { runSummary, summariseTape } from '../../report/summary.js';
 import { ProgressLine } from '../progress.js';
 import type { ScreenshotCheckpointOptions, TerminalTapeResult } from '../../replayer/terminal.js';
 import { DEFAULT_STEP_TIMEOUT_MS } from '../../replayer/terminal-defaults.js';
@@ -204,9 +205,9 @@ export async function run(argv: string[]): Promise<number> {
     if (values.json) writeJson(result, values['json-summary']);
     if (screenshots) process.stderr.write(screenshotLines(result));
     process.stderr.write(formatReplayText(result, { color }));
-    if (process.env.GITHUB_ACTIONS === 'true') (values.json ? process.stderr : process.stdout).write(githubAnnotations(ciResults(result)));
+    if (process.env.GITHUB_ACTIONS === 'true') (values.json ? process.stderr : process.stdout).write(githubAnnotations(result.tapes.map(summariseTape)));
     if (values.out) {
-      writeFileAtomic(values.out, junitXml(ciResults(result), result.durationMs));
+      writeFileAtomic(values.out, junitXml(result.tapes.map(summariseTape), result.durationMs));
       process.stderr.write(`tapedeck: wrote JUnit XML to ${values.out}\n`);
     }
     if (values.report) {
@@ -278,9 +279,6 @@ function screenshotLines(result: ReplayTapesResult): string {
   return lines.length ? `${lines.join('\n')}\n` : '';
 }
 
-function ciResults(result: ReplayTapesResult): CiTapeResult[] {
-  return result.tapes.map((t) => ({ tape: t.tape, kind: t.kind, durationMs: t.durationMs, units: t.kind === 'terminal' ? t.steps.length : t.pairs.length, drifts: t.drifts }));
-}
 
 /**
  * One envelope per drift on stdout (only envelopes: a seed-001 reader expects
@@ -288,27 +286,11 @@ function ciResults(result: ReplayTapesResult): CiTapeResult[] {
  * ran) on stderr, or last on stdout with --json-summary.
  */
 function writeJson(result: ReplayTapesResult, summaryOnStdout: boolean): void {
-  const mixed = result.tapes.some((t) => t.kind === 'terminal');
   const out: string[] = [];
   for (const tape of result.tapes) for (const d of tape.drifts) out.push(JSON.stringify(driftToEnvelope(d)));
-  let pairs = 0;
-  let steps = 0;
-  let updatedPairs = 0;
-  let updatedTapes = 0;
-  for (const tape of result.tapes) {
-    if ('steps' in tape) {
-      steps += tape.steps.length;
-      if (tape.updated) updatedTapes += 1;
-    } else {
-      pairs += tape.pairs.length;
-      updatedPairs += tape.updatedPairs;
-    }
-  }
-  const summary: Record<string, unknown> = { kind: 'summary', tapes: result.tapes.length, pairs, drifts: result.driftCount, updated_pairs: updatedPairs };
-  if (mixed) Object.assign(summary, { steps, updated_tapes: updatedTapes });
-  Object.assign(summary, { exit_code: result.exitCode, duration_ms: Math.round(result.durationMs) });
-  if (summaryOnStdout) out.push(JSON.stringify(summary));
-  else process.stderr.write(`${JSON.stringify(summary)}\n`);
+  const summary = JSON.stringify(runSummary(result));
+  if (summaryOnStdout) out.push(summary);
+  else process.stderr.write(`${summary}\n`);
   if (out.length > 0) process.stdout.write(`${out.join('\n')}\n`);
 }
 

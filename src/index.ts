@@ -15,8 +15,8 @@ export type { Boundary } from './core/boundary.js';
 export type { MaskRect } from './core/mask.js';
 
 // Tapes: protocol tapes (seed 000 pairs) and asciicast casts
-export { readProtocolTape, formatPair, type ProtocolTape, type TapePair } from './tape/protocol-tape.js';
-export { readCast, openCast, type OpenedCast } from './tape/asciicast-read.js';
+export { readProtocolTape, type ProtocolTape, type TapePair } from './tape/protocol-tape.js';
+export { readCast, type OpenedCast } from './tape/asciicast-read.js';
 export type { CastHeader, CastEvent, CastVersion, CastFormat } from './tape/asciicast.js';
 export { convertCast } from './tape/asciicast-convert.js';
 
@@ -57,7 +57,7 @@ export { comparePngs, type PixelCompareOptions, type PixelComparison } from './r
 
 // Reports and export: the human summary, the --json summary line, JUnit, annotations, HTML
 export { formatReplayText } from './report/text.js';
-export { runSummary, summariseTape, type TapeSummary } from './report/summary.js';
+export { runSummary, type TapeSummary } from './report/summary.js';
 export { reportFromRun } from './report/from-run.js';
 export { renderHtmlReport, type ReportRun, type ReportTape, type ReportScreenshot } from './report/html.js';
 export { junitXml, githubAnnotations, type CiTapeResult } from './report/ci-reports.js';

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { TapedeckError } from '../src/core/errors.js';
 import { BYTES_EVENT, eventBytes, type CastEvent } from '../src/tape/asciicast.js';
 import { CastWriter } from '../src/tape/asciicast-write.js';
-import { openCast, playCast, readCast } from '../src/index.js';
+import { playCast, readCast } from '../src/index.js';
+import { openCast } from '../src/tape/asciicast-read.js';
 import { recordTerminal } from '../src/recorder/terminal.js';
 import { spawnTerminal } from '../src/session/index.js';
 

@@ -1,3 +1,4 @@
+import { processAlive } from './process-group.js';
 import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { TapedeckError } from './errors.js';
@@ -56,7 +57,7 @@ function acquire(path: string, lock: string, timeoutMs: number): void {
       }
     }
     const owner = ownerOf(lock);
-    if (owner !== undefined && !alive(owner)) {
+    if (owner !== undefined && !processAlive(owner)) {
       rmSync(lock, { force: true }); // its writer died mid-write; the file itself is whole (atomic rename)
       continue;
     }
@@ -76,15 +77,5 @@ function ownerOf(lock: string): number | undefined {
     return Number.isInteger(pid) && pid > 0 ? pid : undefined;
   } catch {
     return undefined; // gone already, or being written: retry
-  }
-}
-
-function alive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

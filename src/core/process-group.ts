@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+
 /**
  * Programs under test run as the leaders of their own process groups, so everything
  * they start can be ended with them. One place kills a group and remembers the groups
@@ -30,4 +32,20 @@ export function trackGroup(pid: number | undefined): () => void {
   }
   liveGroups.add(pid);
   return () => liveGroups.delete(pid);
+}
+
+/** Whether a process is running: it exists (EPERM: someone else's) and is not a zombie waiting to be reaped. */
+export function processAlive(pid: number | null | undefined): boolean {
+  if (!pid || !Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  // Zombies still answer kill(0): ask /proc whether it is really running (elsewhere, trust kill).
+  try {
+    return !/^\d+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return true;
+  }
 }

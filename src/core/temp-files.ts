@@ -1,3 +1,4 @@
+import { processAlive } from './process-group.js';
 import { closeSync, createReadStream, mkdirSync, openSync, readdirSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -43,7 +44,7 @@ export function sweepStaleTemps(dir: string): string[] {
   const owned = dir === safeTempDir();
   for (const name of names) {
     const m = SIBLING.exec(name) ?? (owned ? OWNED.exec(name) : null);
-    if (!m || alive(Number(m[1]))) continue;
+    if (!m || processAlive(Number(m[1]))) continue;
     rmSync(join(dir, name), { force: true, recursive: true });
     removed.push(join(dir, name));
   }
@@ -112,16 +113,5 @@ export function isRegularFile(path: string): boolean {
     return statSync(path).isFile();
   } catch {
     return true; // let the reader report it (no such file, permission)
-  }
-}
-
-function alive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

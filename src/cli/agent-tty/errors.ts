@@ -1,4 +1,5 @@
 import { TapedeckError } from '../../core/errors.js';
+import { ExitCode } from '../../core/exit-codes.js';
 
 /**
  * Seed 002 §21's error catalog and §1.4's exit codes. Every failure an
@@ -13,18 +14,8 @@ export const ERROR_CODES = [
 ] as const;
 export type AgentErrorCode = (typeof ERROR_CODES)[number];
 
-/** §1.4. */
-export const AgentExit = {
-  ok: 0,
-  failure: 1,
-  usage: 2,
-  notFound: 3,
-  notRunning: 4,
-  waitTimeout: 5,
-  rendererUnavailable: 6,
-  exportFailure: 7,
-  environment: 8,
-} as const;
+/** §1.4: tapedeck's exit codes, where 1 means a failed command (tapedeck's "drift"). */
+export const AgentExit = { ...ExitCode, failure: ExitCode.drift } as const;
 
 const EXIT_BY_CODE: Record<AgentErrorCode, number> = {
   SESSION_NOT_FOUND: AgentExit.notFound,

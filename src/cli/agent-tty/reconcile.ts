@@ -1,3 +1,4 @@
+import { processAlive } from '../../core/process-group.js';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { killGroup } from '../../session/pty.js';
 import { isTerminal, updateManifest, type SessionRecord } from './manifest.js';
@@ -9,21 +10,7 @@ import { isTerminal, updateManifest, type SessionRecord } from './manifest.js';
  * stale socket is removed. A host that ended normally (linger) leaves a
  * terminal status, which needs no repair.
  */
-export function processAlive(pid: number | null | undefined): boolean {
-  if (!pid) return false;
-  try {
-    process.kill(pid, 0);
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-  // Zombies still answer kill(0): ask /proc whether it is really running.
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return !/^\d+ \(.*\) Z /.test(stat);
-  } catch {
-    return true;
-  }
-}
+export { processAlive };
 
 /** Is `pid` our host for this session (not some process that reused the pid)? */
 export function hostAlive(record: SessionRecord): boolean {

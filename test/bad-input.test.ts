@@ -8,6 +8,13 @@ const temp = useTempDirs();
 const AGENT = ['--', 'node', join(ROOT, 'examples/agent-server.mjs')];
 
 describe('bad input is exit 2 with a clear message', () => {
+  test('an unknown option of explain or version, instead of being ignored', async () => {
+    const [explain, version] = await Promise.all([tapedeck(['explain', '--jsn', 'TD1001']), tapedeck(['version', '--verbose'])]);
+    expect([explain.code, version.code]).toEqual([2, 2]);
+    expect(explain.stderr).toContain('explain: unknown option --jsn');
+    expect(version.stderr).toContain('version: unknown option --verbose');
+  });
+
   test('a JSONPath whose filter does not parse, before anything runs', async () => {
     const res = await tapedeck(['replay', join(ROOT, 'goldens/agent-server.ndjson'), '--ignore', '$[?(@.kind ==)]', ...AGENT]);
     expect(res.code).toBe(2);

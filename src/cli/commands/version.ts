@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { usageError } from '../../core/errors.js';
+import { parseOptions } from '../args.js';
 
 export function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -24,7 +26,9 @@ export function versionResult(): Record<string, unknown> {
 }
 
 export async function run(argv: string[]): Promise<number> {
-  if (argv.includes('--json')) {
+  const { values, positionals } = parseOptions('version', argv, { json: { type: 'boolean', default: false } });
+  if (positionals.length > 0) throw usageError('version: takes no arguments');
+  if (values.json) {
     // version and node are kept beside the seed's fields for older readers.
     const result = { ...versionResult(), version: packageVersion(), node: process.version };
     process.stdout.write(`${JSON.stringify({ ok: true, command: 'version', timestamp: new Date().toISOString(), result })}\n`);

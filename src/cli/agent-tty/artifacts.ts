@@ -1,5 +1,7 @@
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { AgentError } from './errors.js';
+import { newId } from './ids.js';
 import { sessionPaths } from './paths.js';
 
 /**
@@ -25,6 +27,25 @@ export function recordArtifact(home: string, sessionId: string, entry: ArtifactE
   } catch (err) {
     throw new AgentError('STORAGE_WRITE_ERROR', `cannot write the artifact index ${path}: ${(err as Error).message}`, { sessionId, path });
   }
+}
+
+/**
+ * Keeps a structured snapshot as an artifact (seed 002 §4.2): written under the session as
+ * `snap_….json` and listed in its index. Returns the result with its id and path.
+ */
+export function persistSnapshot(home: string, sessionId: string, result: Record<string, unknown>, capturedAtSeq: number): Record<string, unknown> {
+  const snapshotId = newId('snap');
+  const dir = sessionPaths(home, sessionId).artifactsDir;
+  const path = join(dir, `${snapshotId}.json`);
+  const withId = { snapshotId, ...result, artifactPath: path };
+  try {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path, `${JSON.stringify(withId)}\n`, { mode: 0o600 });
+  } catch (err) {
+    throw new AgentError('STORAGE_WRITE_ERROR', `cannot write the snapshot ${path}: ${(err as Error).message}`, { sessionId, path });
+  }
+  recordArtifact(home, sessionId, { artifactId: snapshotId, kind: 'snapshot', path, createdAt: new Date().toISOString(), capturedAtSeq });
+  return withId;
 }
 
 export function readArtifacts(home: string, sessionId: string): ArtifactEntry[] {

@@ -1,12 +1,8 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { ScreenSnapshot } from '../../session/screen.js';
-import { recordArtifact } from './artifacts.js';
+import { persistSnapshot } from './artifacts.js';
 import type { AgentContext } from './config.js';
-import { newId } from './ids.js';
 import { isTerminal } from './manifest.js';
 import { offlineSnapshot } from './offline.js';
-import { sessionPaths } from './paths.js';
 import { callHost, loadSession, notRunningError } from './session-access.js';
 import { snapshotResult, type SnapshotArgs } from './snapshot-shape.js';
 
@@ -21,14 +17,7 @@ export async function captureSnapshot(ctx: AgentContext, id: string, args: Snaps
   const snap = await offlineSnapshot(ctx.home, record, { includeScrollback: Boolean(args.includeScrollback), includeCells: Boolean(args.includeCells) });
   const result = { ...snapshotResult(record.sessionId, snap, args), offline: true };
   if (args.persist === false) return result;
-  const snapshotId = newId('snap');
-  const dir = sessionPaths(ctx.home, record.sessionId).artifactsDir;
-  mkdirSync(dir, { recursive: true });
-  const path = join(dir, `${snapshotId}.json`);
-  const withId = { snapshotId, ...result, artifactPath: path };
-  writeFileSync(path, `${JSON.stringify(withId)}\n`, { mode: 0o600 });
-  recordArtifact(ctx.home, record.sessionId, { artifactId: snapshotId, kind: 'snapshot', path, createdAt: new Date().toISOString(), capturedAtSeq: snap.capturedAtSeq });
-  return withId;
+  return persistSnapshot(ctx.home, record.sessionId, result, snap.capturedAtSeq);
 }
 
 /** The structured result back as the ScreenSnapshot the renderer takes. */

@@ -1,13 +1,9 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { TapedeckError } from '../../core/errors.js';
 import { normaliseSignal } from '../../session/signals.js';
 import type { KeyName } from '../../session/key-names.js';
-import { recordArtifact } from './artifacts.js';
+import { persistSnapshot } from './artifacts.js';
 import { AgentError } from './errors.js';
 import type { SessionHost } from './host.js';
-import { newId } from './ids.js';
-import { sessionPaths } from './paths.js';
 import { snapshotResult, type SnapshotArgs } from './snapshot-shape.js';
 
 /**
@@ -93,15 +89,7 @@ async function snapshot(host: SessionHost, args: SnapshotArgs): Promise<Record<s
   const snap = await host.terminal.snapshot({ includeScrollback: Boolean(args.includeScrollback), includeCells: Boolean(args.includeCells) });
   const result = snapshotResult(host.sessionId, snap, args);
   if (args.persist === false) return result;
-  // Every snapshot is an artifact (seed 002 §4.2): kept under the session and listed in its index.
-  const snapshotId = newId('snap');
-  const dir = sessionPaths(host.home, host.sessionId).artifactsDir;
-  mkdirSync(dir, { recursive: true });
-  const path = join(dir, `${snapshotId}.json`);
-  const withId = { snapshotId, ...result, artifactPath: path };
-  writeFileSync(path, `${JSON.stringify(withId)}\n`, { mode: 0o600 });
-  recordArtifact(host.home, host.sessionId, { artifactId: snapshotId, kind: 'snapshot', path, createdAt: new Date().toISOString(), capturedAtSeq: snap.capturedAtSeq });
-  return withId;
+  return persistSnapshot(host.home, host.sessionId, result, snap.capturedAtSeq);
 }
 
 /** §13.5: render waits give { matched, timedOut, ... capturedAtSeq }; --exit and --idle-ms give { timedOut, exitCode? }. */

@@ -176,4 +176,3 @@ export class PtyProcess {
   }
 }
 
-export { killGroup };

@@ -6,7 +6,7 @@ import { toAgentError } from './errors.js';
 import { SessionHost } from './host.js';
 import { listen } from './host-server.js';
 import { readManifest, updateManifest } from './manifest.js';
-import { killGroup } from '../../session/pty.js';
+import { killGroup } from '../../core/process-group.js';
 
 /**
  * The detached session host process: `node host-main.js HOME SESSION_ID`.

@@ -1,6 +1,5 @@
-import { processAlive } from '../../core/process-group.js';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { killGroup } from '../../session/pty.js';
+import { killGroup, processAlive } from '../../core/process-group.js';
 import { isTerminal, updateManifest, type SessionRecord } from './manifest.js';
 
 /**

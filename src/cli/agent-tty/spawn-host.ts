@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { killGroup } from '../../session/pty.js';
+import { killGroup } from '../../core/process-group.js';
 import { AgentError } from './errors.js';
 import { updateManifest, type SessionRecord } from './manifest.js';
 import { sessionPaths } from './paths.js';

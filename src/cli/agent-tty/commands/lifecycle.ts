@@ -9,7 +9,7 @@ import { isTerminal, listSessionIds, readManifest, updateManifest } from '../man
 import { checkSessionId, fallbackSocketDir, sessionPaths } from '../paths.js';
 import { hostAlive, processAlive, reconcile } from '../reconcile.js';
 import { callHost } from '../session-access.js';
-import { killGroup } from '../../../session/pty.js';
+import { killGroup } from '../../../core/process-group.js';
 
 export const destroy: CommandDef = {
   name: 'destroy',

@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import CriticalPathFirst from './test/sequencer.js';
 
 export default defineConfig({
   test: {
@@ -10,6 +11,7 @@ export default defineConfig({
     // every wait is for a condition with a generous timeout, never for a fixed time.
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    sequence: { sequencer: CriticalPathFirst },
     pool: 'forks',
     maxWorkers: 4,
   },

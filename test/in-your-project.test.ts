@@ -297,10 +297,16 @@ describe('tapedeck in someone else\'s project', () => {
     expect(crash).toContain('server exited (exit code 3) before completing this response');
   });
 
-  test('matcher typings accept only what the matchers handle; key names are a typed union', async () => {
+  test('matcher typings accept only what the matchers handle; key names are a typed union; README\'s TypeScript examples compile', async () => {
+    // Every ```ts block of the README, each its own module, checked against the installed package's types.
+    const examples = [...readFileSync(join(ROOT, 'README.md'), 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)].map((m, i) => {
+      writeFileSync(join(mono, `readme-${i + 1}.ts`), `${m[1]}\nexport {};\n`);
+      return `readme-${i + 1}.ts`;
+    });
+    expect(examples.length).toBeGreaterThanOrEqual(4);
     writeFileSync(
       join(mono, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true, typeRoots: [join(ROOT, 'node_modules/@types')], types: ['node'] }, files: ['types-check.ts'] }),
+      JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true, typeRoots: [join(ROOT, 'node_modules/@types')], types: ['node'] }, files: ['types-check.ts', ...examples] }),
     );
     const res = await run(['node', TSC, '-p', 'tsconfig.json'], { cwd: mono, timeoutMs: 120_000 });
     expect(res.code, res.stdout + res.stderr).toBe(0);

@@ -9,6 +9,7 @@ import { describeInput } from '../src/replayer/terminal-describe.js';
 import { splitCommandLine } from '../src/replayer/terminal-command.js';
 import { trackedCount } from '../src/session/index.js';
 import { tempDir } from './helpers/cli.js';
+import { runs } from './helpers/soak.js';
 import { BASH, BASH_ENV, recordBash, recordLess, recordPython, recordVim, writeNotes, writeNumbered, type Recorded } from './helpers/terminal-tapes.js';
 import '../src/matchers/index.js';
 
@@ -30,6 +31,9 @@ async function lineOf(cast: string, code: string, data: string): Promise<number>
   return events.find((e) => e.code === code && e.data === data)!.line;
 }
 
+/** Repeated replays catch races; the full count runs under TAPEDECK_SOAK=1. */
+const REPLAYS = runs(4, 20);
+
 describe('replayTerminal against real programs', () => {
   const programs: [string, (d: string) => Promise<Recorded>][] = [
     ['bash', (d) => recordBash(d)],
@@ -38,22 +42,19 @@ describe('replayTerminal against real programs', () => {
     ['python3 REPL', (d) => recordPython(d)],
   ];
   for (const [name, recordIt] of programs) {
-    it(`replays a recorded ${name} session 20 times, 20 clean, each well under a second`, async () => {
+    // How fast a replay is lives in bench/terminal-replay.mjs (a ratio), never in a test.
+    it(`replays a recorded ${name} session ${REPLAYS} times, all clean`, async () => {
       const sub = join(dir, name.replace(/\W/g, ''));
       mkdirSync(sub);
       const rec = await recordIt(sub);
       const { events } = await readCast(rec.cast);
       expect(events.some((e) => e.code === 'i')).toBe(true);
       expect(events.some((e) => e.code === 'm')).toBe(true);
-      const durations: number[] = [];
-      for (let i = 0; i < 20; i++) {
+      for (let i = 0; i < REPLAYS; i++) {
         const result = await replay(rec);
         expect(result.drifts, `run ${i + 1}`).toEqual([]);
         expect(result.steps.every((s) => s.status === 'ok')).toBe(true);
-        durations.push(result.durationMs);
       }
-      const mean = durations.reduce((a, b) => a + b, 0) / durations.length;
-      expect(mean).toBeLessThan(1000);
       expect(trackedCount()).toBe(0); // every replayed program was stopped
     });
   }

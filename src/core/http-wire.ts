@@ -1,4 +1,4 @@
-import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { TapedeckError } from './errors.js';
 
 /** Request bodies larger than this are refused (413) unless configured otherwise. */
@@ -31,6 +31,35 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
     req.once('end', () => resolve(Buffer.concat(chunks)));
     req.once('error', reject);
   });
+}
+
+/** How long a refused client may go on sending before its connection is closed anyway. */
+const LINGER_MS = 2000;
+
+/**
+ * Answers a request whose body is over the limit with 413 and seed 000's error
+ * body, then closes the connection once the client has stopped sending (or after
+ * LINGER_MS). Closing while the client is still mid-body makes the kernel reset
+ * the connection, and the client sees EPIPE instead of the 413: the rest of the
+ * body is read and dropped meanwhile, never kept.
+ */
+export function refuseBody(req: IncomingMessage, res: ServerResponse, limit: number): void {
+  const body = `${JSON.stringify({ kind: 'error', message: `tapedeck: request body over ${limit} bytes` })}\n`;
+  if (!res.headersSent) {
+    res.writeHead(413, { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' });
+    res.write(body);
+  }
+  req.removeAllListeners('data');
+  req.resume();
+  if (req.readableEnded) return void res.end();
+  const close = () => {
+    clearTimeout(timer);
+    res.end();
+  };
+  const timer = setTimeout(close, LINGER_MS);
+  timer.unref();
+  req.once('end', close);
+  req.once('close', close);
 }
 
 /** The token of an `Authorization: Bearer T` header; the scheme is matched case-insensitively (seed 000). */

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Agent, createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { isUtf8 } from 'node:buffer';
-import { DEFAULT_BODY_LIMIT, SseParser, bearerToken, endToEndHeaders, isSse } from '../core/http-wire.js';
+import { DEFAULT_BODY_LIMIT, SseParser, bearerToken, endToEndHeaders, isSse, refuseBody } from '../core/http-wire.js';
 import { type Endpoint, describeEndpoint, listenTcp, listenUnix } from '../core/endpoint.js';
 import { redact } from '../core/redact.js';
 import { AUTH_TOKEN_VAR, lastNumbers } from '../tape/wire.js';
@@ -72,17 +72,9 @@ export async function startHttpRecorder(options: HttpRecorderOptions): Promise<R
     });
   };
 
-  const refuse = (res: ServerResponse) => {
-    res.writeHead(413, { 'Content-Type': 'application/json', Connection: 'close' });
-    res.end(`${JSON.stringify({ kind: 'error', message: `tapedeck: request body over ${limit} bytes` })}\n`);
-  };
-
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > limit) {
-      req.resume();
-      return refuse(res);
-    }
+    if (Number.isFinite(declared) && declared > limit) return refuseBody(req, res, limit);
     const method = req.method ?? 'GET';
     const path = req.url ?? '/';
     const session = sessionOf(req.headers['mcp-session-id']);
@@ -164,8 +156,7 @@ export async function startHttpRecorder(options: HttpRecorderOptions): Promise<R
         tooLarge = true;
         upstreamReq.destroy();
         bodyChunks.length = 0;
-        if (!res.headersSent) refuse(res);
-        return;
+        return refuseBody(req, res, limit);
       }
       bodyChunks.push(c);
       upstreamReq.write(c);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { classifyRpc } from '../core/boundary.js';
 import { type Endpoint, listenTcp, listenUnix } from '../core/endpoint.js';
-import { BodyTooLarge, DEFAULT_BODY_LIMIT, bearerToken, readBody, sseEvent } from '../core/http-wire.js';
+import { BodyTooLarge, DEFAULT_BODY_LIMIT, bearerToken, readBody, refuseBody, sseEvent } from '../core/http-wire.js';
 import { isBatchPath, methodPathRequest, type WireNote } from '../tape/wire.js';
 import { splitMessages } from './compare.js';
 import { type Match, TapeMatcher, unmatchedReply } from './serve-match.js';
@@ -60,8 +60,8 @@ export async function listenHttp(matcher: TapeMatcher, options: HttpServeOptions
     try {
       body = (await readBody(req, limit)).toString('utf8').trim();
     } catch (err) {
-      const message = err instanceof BodyTooLarge ? `request body over ${limit} bytes` : 'bad request body';
-      return send(res, err instanceof BodyTooLarge ? 413 : 400, 'application/json', `${JSON.stringify({ kind: 'error', message })}\n`, { Connection: 'close' });
+      if (err instanceof BodyTooLarge) return refuseBody(req, res, limit);
+      return send(res, 400, 'application/json', `${JSON.stringify({ kind: 'error', message: 'bad request body' })}\n`, { Connection: 'close' });
     }
     const method = req.method ?? 'GET';
     const path = (req.url ?? '/').split('?')[0];

@@ -80,12 +80,13 @@ describe('agent-tty input and waits', () => {
     expect(await ok(home, ['resize', id, '--rows', '30', '--cols', '100'])).toEqual({ sessionId: id, rows: 30, cols: 100 });
     await ok(home, ['type', id, 'echo size-$(stty size)', '--append-newline']);
     await ok(home, ['wait', id, '--text', 'size-30 100']);
-    await ok(home, ['type', id, 'sleep 30']);
-    await ok(home, ['send-keys', id, 'Enter']);
+    // The signal goes to the PTY child (bash itself, seed 002 §12): its trap proves it arrived.
+    await ok(home, ['type', id, "trap 'echo got-$((6*7))' INT", '--append-newline']);
     const sig = await ok(home, ['signal', id, 'INT']);
     expect(sig).toMatchObject({ sessionId: id, signal: 'SIGINT' });
-    await ok(home, ['type', id, 'echo after-int', '--append-newline']);
-    await ok(home, ['wait', id, '--text', 'after-int\n'.trim()]);
+    await ok(home, ['wait', id, '--text', 'got-42']);
+    await ok(home, ['type', id, 'trap - INT; echo after-$((2+2))', '--append-newline']);
+    await ok(home, ['wait', id, '--text', 'after-4']);
     expect((await ok(home, ['inspect', id])).session).toMatchObject({ rows: 30, cols: 100 });
   });
 
@@ -102,7 +103,7 @@ describe('agent-tty input and waits', () => {
     expect(r.code).toBe(5);
     expect(r.env.ok).toBe(true);
     expect(r.env.result).toMatchObject({ matched: false, timedOut: true, timeoutMs: 300 });
-    expect(r.env.result.lastState.visibleLines.join('\n')).toContain('after-int');
+    expect(r.env.result.lastState.visibleLines.join('\n')).toContain('after-4');
   });
 
   it('resolves settings flag, then environment, then <home>/config.json (§3)', async () => {

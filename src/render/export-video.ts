@@ -72,8 +72,9 @@ export async function castToWebm(input: string, output: string, options: VideoOp
   };
   const writeFramesUntil = async (t: number) => {
     while (videoTime + 1 / fps <= t + 1e-9) {
-      const png = await frameAt();
-      if (ffmpegEnded) throw ffmpegFailed(await finished, stderr);
+      // An ffmpeg that dies while a frame is drawn fails the export then, not after the frame.
+      const png = await Promise.race([frameAt(), finished.then(() => undefined)]);
+      if (ffmpegEnded || !png) throw ffmpegFailed(await finished, stderr);
       // An ffmpeg that died never drains: wait for whichever comes first.
       if (!ffmpeg.stdin.write(png)) await Promise.race([new Promise((r) => ffmpeg.stdin.once('drain', r)), finished]);
       frames++;

@@ -5,6 +5,7 @@ import type { Browser, BrowserType } from 'playwright-core';
 import { writeFileAtomic } from '../core/atomic-write.js';
 import { TapedeckError } from '../core/errors.js';
 import { packageDir } from './renderer-fonts.js';
+import { lazyPackage } from '../core/lazy-package.js';
 
 /**
  * The one Chromium of this process: launched on first use, shared by every
@@ -42,9 +43,15 @@ export function chromiumPath(env: NodeJS.ProcessEnv = process.env): string {
 
 let launching: Promise<Browser> | null = null;
 
-/** playwright-core is large: loaded on the first screenshot, so `import 'tapedeck'` stays light. */
+/**
+ * playwright-core is large: loaded on the first screenshot, so `import 'tapedeck'` stays light.
+ * Through require, not import(): importing a CommonJS package from ESM makes Node scan its
+ * multi-megabyte bundle for export names first (about 0.4 s of CPU per process).
+ */
+const playwright = lazyPackage<typeof import('playwright-core')>('playwright-core');
+
 async function chromium(): Promise<BrowserType> {
-  return (await import('playwright-core')).chromium;
+  return playwright().chromium;
 }
 
 /** The shared browser, launched now if needed. Throws RENDERER_UNAVAILABLE (exit 6) with a fix. */

@@ -40,6 +40,12 @@ async function capture(name: string, args: string[]): Promise<number | null> {
   return r.code;
 }
 
+/** Calls that do not depend on each other, run at once; kept in the order given. */
+async function captureAll(calls: [string, string[]][]): Promise<void> {
+  const results = await Promise.all(calls.map(([, args]) => agentTty(home, args)));
+  for (const [i, [name]] of calls.entries()) envelopes[name] = { exitCode: results[i].code, envelope: normalise(results[i].env) };
+}
+
 beforeAll(async () => {
   ({ home, cleanup } = agentHome());
 });
@@ -49,41 +55,54 @@ describe('agent-tty golden envelopes', () => {
   it('locks every command’s success and failure envelope', async () => {
     await capture('create.ok', ['create', '--rows', '4', '--cols', '30', '--name', 'golden', '--env', 'A=1', '--', 'sh', '-c', 'printf "ready\\n"; read x; echo "got $x"; read y; exec sleep 600']);
     id = (await ok(home, ['list'])).sessions[0].sessionId;
-    await capture('create.fail', ['create', '--rows', '0']);
-    await capture('list.ok', ['list']);
-    await capture('list.fail', ['list', 'extra']);
+    // Failures refused before they reach the session (and reads that change nothing) run side by side.
+    await captureAll([
+      ['create.fail', ['create', '--rows', '0']],
+      ['list.ok', ['list']],
+      ['list.fail', ['list', 'extra']],
+    ]);
     await capture('wait.ok', ['wait', id, '--text', 'ready']);
-    await capture('wait.timeout', ['wait', id, '--text', 'never', '--timeout-ms', '200']);
-    await capture('wait.fail', ['wait', id, '--text', 'a', '--exit']);
+    await captureAll([
+      ['wait.timeout', ['wait', id, '--text', 'never', '--timeout-ms', '200']],
+      ['wait.fail', ['wait', id, '--text', 'a', '--exit']],
+    ]);
     await capture('type.ok', ['type', id, 'one', '--append-newline']);
     await capture('type.fail', ['type', id]);
     await ok(home, ['wait', id, '--text', 'got one']);
     await capture('paste.ok', ['paste', id, 'two']);
     await capture('paste.fail', ['paste', id, 'x', '--file', 'y']);
     await capture('send-keys.ok', ['send-keys', id, 'Enter']);
-    await capture('send-keys.fail', ['send-keys', id, 'ctrl+shift+nope']);
-    await capture('resize.ok', ['resize', id, '--rows', '5', '--cols', '32']);
-    await capture('resize.fail', ['resize', id, '--rows', '5']);
+    await captureAll([
+      ['send-keys.fail', ['send-keys', id, 'ctrl+shift+nope']],
+      ['resize.ok', ['resize', id, '--rows', '5', '--cols', '32']],
+      ['resize.fail', ['resize', id, '--rows', '5']],
+    ]);
     await ok(home, ['wait', id, '--text', 'two^[[201~']); // the tty's echo of the paste, before snapshotting it
-    await capture('snapshot.ok', ['snapshot', id]);
-    await capture('snapshot.text', ['snapshot', id, '--format', 'text']);
-    await capture('snapshot.fail', ['snapshot', id, '--format', 'cells']);
-    await capture('screenshot.fail', ['screenshot', id, '--profile', 'sepia']);
-    await capture('record-export.ok', ['record', 'export', id, '--format', 'asciicast', '--out', join(home, 'golden.cast')]);
-    await capture('record-export.fail', ['record', 'export', id, '--format', 'gif']);
-    await capture('inspect.fail', ['inspect', 'sess_00000000000000000000000000']);
-    await capture('signal.fail', ['signal', id, 'SIGNOPE']);
+    await captureAll([
+      ['snapshot.ok', ['snapshot', id]],
+      ['snapshot.text', ['snapshot', id, '--format', 'text']],
+      ['snapshot.fail', ['snapshot', id, '--format', 'cells']],
+      ['screenshot.fail', ['screenshot', id, '--profile', 'sepia']],
+    ]);
+    await captureAll([
+      ['record-export.ok', ['record', 'export', id, '--format', 'asciicast', '--out', join(home, 'golden.cast')]],
+      ['record-export.fail', ['record', 'export', id, '--format', 'gif']],
+      ['inspect.fail', ['inspect', 'sess_00000000000000000000000000']],
+      ['signal.fail', ['signal', id, 'SIGNOPE']],
+    ]);
     await capture('signal.ok', ['signal', id, 'TERM']);
     await ok(home, ['wait', id, '--exit']);
     await capture('inspect.ok', ['inspect', id]);
     await capture('destroy.ok', ['destroy', id]);
     await capture('destroy.fail', ['destroy', id]);
-    await capture('gc.ok', ['gc', '--older-than', '1ms', '--dry-run']);
-    await capture('gc.fail', ['gc', '--older-than', 'forever']);
-    await capture('version.ok', ['version']);
-    await capture('version.fail', ['version', '--verbose']);
-    await capture('doctor.fail', ['doctor', 'now']);
-    await capture('usage.fail', ['frobnicate']);
+    await captureAll([
+      ['gc.ok', ['gc', '--older-than', '1ms', '--dry-run']],
+      ['gc.fail', ['gc', '--older-than', 'forever']],
+      ['version.ok', ['version']],
+      ['version.fail', ['version', '--verbose']],
+      ['doctor.fail', ['doctor', 'now']],
+      ['usage.fail', ['frobnicate']],
+    ]);
     await expect(`${JSON.stringify(envelopes, null, 2)}\n`).toMatchFileSnapshot('../goldens/agent-tty/envelopes.json');
   });
 

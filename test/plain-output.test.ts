@@ -53,6 +53,15 @@ describe('PlainOutput holds only bytes that cannot finish a control sequence', (
     expect(p.offer(b('plain'), 8)).toBe(false);
   });
 
+  test('chunks passed on while something watches the screen still move the parser state', () => {
+    const p = new PlainOutput();
+    expect(p.offer(b('\x1b['), 1, false)).toBe(false);
+    expect(p.offer(b('6n'), 2)).toBe(false);
+    expect(p.offer(b('plain'), 3, false)).toBe(false);
+    expect(p.held).toBe(false);
+    expect(p.offer(b('plain'), 4)).toBe(true);
+  });
+
   test('past its byte limit nothing more is held', () => {
     const p = new PlainOutput(10);
     expect(p.offer(b('12345678'), 1)).toBe(true);

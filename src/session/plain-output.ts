@@ -40,10 +40,15 @@ export class PlainOutput {
     return this.chunks.length > 0;
   }
 
-  /** Holds `chunk` if it may be parsed later and returns true; else follows it through the parser states and returns false. */
-  offer(chunk: Buffer, seq: number): boolean {
-    if (this.state === State.Ground && this.bytes + chunk.length <= this.maxBytes && isPlain(chunk, this.afterC2)) {
-      this.afterC2 = chunk.length > 0 ? chunk[chunk.length - 1] === C2 : this.afterC2;
+  /**
+   * Every output chunk comes through here, in order, so the parser state stays
+   * known. Holds `chunk` and returns true if it may be parsed later (and
+   * `mayHold`); else returns false: the caller hands it (after anything held) to the screen.
+   */
+  offer(chunk: Buffer, seq: number, mayHold = true): boolean {
+    if (this.state === State.Ground && isPlain(chunk, this.afterC2)) {
+      if (chunk.length > 0) this.afterC2 = chunk[chunk.length - 1] === C2;
+      if (!mayHold || this.bytes + chunk.length > this.maxBytes) return false;
       this.chunks.push(chunk);
       this.bytes += chunk.length;
       this.seq = seq;

@@ -136,7 +136,7 @@ export class Terminal {
     const event = this.events.append({ type: 'output', data: chunk });
     this.waits.output();
     // Held only while nothing waits on the screen; the first read hands it over.
-    if (this.plain && !this.waits.watching && this.plain.offer(chunk, event.seq)) return;
+    if (this.plain?.offer(chunk, event.seq, !this.waits.watching)) return;
     this.feedHeld();
     this.draw(chunk, event.seq);
   }

@@ -103,6 +103,38 @@ describe('browser renderer', () => {
     expect(new Set(reference.map((png) => png.toString('base64'))).size).toBe(3);
   });
 
+  it('the same screen again is captured without painting it again, and gives the same PNG', async () => {
+    const screens = await Promise.all([CRAFTED, 'hello\r\n\x1b[1;32mworld\x1b[0m'].map((t) => screenOf(t)));
+    const [a, b] = screens.map((s) => s.snapshot({ includeCells: true }));
+    screens.forEach((s) => s.dispose());
+    const { page } = await rendererPage();
+    type Counted = { tapedeckRender: (p: unknown) => Promise<unknown>; paints?: number };
+    await page.evaluate(() => {
+      const w = window as unknown as Counted;
+      const render = w.tapedeckRender;
+      w.paints = 0;
+      w.tapedeckRender = (p) => {
+        w.paints!++;
+        return render(p);
+      };
+    });
+    const first = await renderSnapshot(a);
+    const again = await renderSnapshot(a);
+    const other = await renderSnapshot(b);
+    const back = await renderSnapshot(a);
+    const light = await renderSnapshot(a, { profile: 'light' });
+    expect(await page.evaluate(() => (window as unknown as Counted).paints)).toBe(4);
+    expect(again.png.equals(first.png)).toBe(true);
+    expect(back.png.equals(first.png)).toBe(true);
+    expect(other.png.equals(first.png)).toBe(false);
+    expect(light.png.equals(first.png)).toBe(false);
+    expect(again).toMatchObject({ pixelWidth: first.pixelWidth, pixelHeight: first.pixelHeight, cursorVisible: first.cursorVisible });
+    // Whoever takes the page may change it: the next render paints afresh.
+    await rendererPage();
+    await renderSnapshot(a, { profile: 'light' });
+    expect(await page.evaluate(() => (window as unknown as Counted).paints)).toBe(5);
+  });
+
   it('draws cells where the grid says: wide characters span two cells, colours are exact', async () => {
     const s = await screenOf(CRAFTED);
     const shot = await renderSnapshot(s.snapshot({ includeCells: true }));

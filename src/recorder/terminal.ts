@@ -70,7 +70,7 @@ export async function recordTerminal(options: RecordTerminalOptions): Promise<{ 
   });
   let terminal: Terminal;
   try {
-    terminal = spawnTerminal(options.command, args, { rows, cols, cwd: options.cwd, env: options.env, retainEvents: false, answerQueries: options.answerQueries });
+    terminal = spawnTerminal(options.command, args, { rows, cols, cwd: options.cwd, env: options.env, retainEvents: false, answerQueries: options.answerQueries, lazyScreen: true });
   } catch (err) {
     writer.abort();
     throw err;

@@ -40,6 +40,8 @@ interface Harness {
   cdp: CDPSession;
   engine: Record<string, string>;
   viewport: { width: number; height: number };
+  /** The payload the page shows now (JSON) and its size; unset when unknown. */
+  shown?: { key: string; size: PageResult };
 }
 
 let harness: Promise<Harness> | null = null;
@@ -63,7 +65,7 @@ export async function renderSnapshot(snap: ScreenSnapshot, options: RenderOption
       lineHeight: profile.lineHeight,
       padding: profile.padding,
     };
-    const size = await h.page.evaluate((p) => (window as unknown as { tapedeckRender(p: PagePayload): Promise<PageResult> }).tapedeckRender(p), payload);
+    const size = await paint(h, payload);
     const png = await capture(h, size);
     return {
       png,
@@ -77,6 +79,20 @@ export async function renderSnapshot(snap: ScreenSnapshot, options: RenderOption
   });
   queue = job.catch(() => {});
   return job;
+}
+
+/**
+ * Paints the payload unless the page shows it already: painting the same
+ * screen again gives the same page (the byte-identical-PNG test holds it to
+ * that), so only the capture is repeated.
+ */
+async function paint(h: Harness, payload: PagePayload): Promise<PageResult> {
+  const key = JSON.stringify(payload);
+  if (h.shown?.key === key) return h.shown.size;
+  h.shown = undefined; // a paint that fails leaves the page unknown
+  const size = await h.page.evaluate((p) => (window as unknown as { tapedeckRender(p: PagePayload): Promise<PageResult> }).tapedeckRender(p), payload);
+  h.shown = { key, size };
+  return size;
 }
 
 /**
@@ -108,9 +124,11 @@ export async function capture(h: { page: Page; cdp: CDPSession; viewport: { widt
   return Buffer.from(shot.data, 'base64');
 }
 
-/** The warmed-up page (for the bench's raw-capture baseline). */
-export function rendererPage(): Promise<Harness> {
-  return getHarness();
+/** The warmed-up page (for the bench's raw-capture baseline, doctor and tests). Whoever has it may change it: the next render paints afresh. */
+export async function rendererPage(): Promise<Harness> {
+  const h = await getHarness();
+  h.shown = undefined;
+  return h;
 }
 
 /** The engine versions the profile hash covers, without rendering anything. */

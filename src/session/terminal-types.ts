@@ -21,6 +21,12 @@ export interface SpawnOptions {
    * a real terminal already answers, e.g. interactive recording.
    */
   answerQueries?: boolean;
+  /**
+   * Parse plain output (no control sequences) only when the screen is read or
+   * waited on (default false). For recorders, which rarely read it: after exit
+   * read the screen through snapshot() or text(), which wait for the parse.
+   */
+  lazyScreen?: boolean;
 }
 
 export interface TerminalExit {

@@ -44,6 +44,11 @@ export class TerminalWaits {
 
   constructor(private readonly source: WaitSource) {}
 
+  /** Some wait is in progress. */
+  get watching(): boolean {
+    return this.watchers.size > 0;
+  }
+
   /** New output is on the screen. */
   screen(): void {
     for (const w of this.watchers) w.screen();

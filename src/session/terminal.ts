@@ -3,6 +3,7 @@ import { TapedeckError } from '../core/errors.js';
 import { Screen, type SnapshotOptions } from './screen.js';
 import { pinnedEnv } from './env.js';
 import { EventLog, type InputKind, type TerminalEvent } from './events.js';
+import { PlainOutput } from './plain-output.js';
 import { encodeKeys } from './keys.js';
 import { PtyProcess, type PtyExit } from './pty.js';
 import { killGroup } from '../core/process-group.js';
@@ -29,9 +30,8 @@ export function spawnTerminal(command: string, args: string[] = [], options: Spa
 export class Terminal {
   readonly command: string;
   readonly args: string[];
-  readonly screen: Screen;
   readonly events: EventLog;
-  /** Settles once the program ended and all its output is on the screen. */
+  /** Settles once the program ended and all its output is on the screen (lazyScreen: handed to it, see SpawnOptions). */
   readonly exited: Promise<TerminalExit>;
   private readonly child: PtyProcess;
   private readonly untrack: () => void;
@@ -40,6 +40,9 @@ export class Terminal {
   private renderedSeq = 0;
   private resolveExited!: (exit: TerminalExit) => void;
   private disposed = false;
+  private readonly headless: Screen;
+  /** lazyScreen: plain output not yet handed to the screen. */
+  private readonly plain?: PlainOutput;
 
   constructor(command: string, args: string[], options: SpawnOptions) {
     const rows = options.rows ?? 24;
@@ -65,11 +68,15 @@ export class Terminal {
       onExit: (exit) => void this.onExit(exit),
     });
     this.untrack = trackProcess(this.child);
-    this.screen = new Screen({ rows, cols, scrollback: options.scrollback });
+    this.headless = new Screen({ rows, cols, scrollback: options.scrollback });
+    if (options.lazyScreen) this.plain = new PlainOutput();
     const exitInfo = () => this.exitInfo;
     const renderedSeq = () => this.renderedSeq;
+    const screen = () => this.screen;
     this.waits = new TerminalWaits({
-      screen: this.screen,
+      get screen() {
+        return screen();
+      },
       get exitInfo() {
         return exitInfo();
       },
@@ -80,10 +87,10 @@ export class Terminal {
     });
     if (options.answerQueries ?? true) {
       // Programs such as vim query the terminal and may stall without an answer.
-      this.screen.xterm.onData((reply) => {
+      this.headless.xterm.onData((reply) => {
         if (this.running) this.send('reply', Buffer.from(reply, 'utf8'));
       });
-      this.screen.xterm.onBinary((reply) => {
+      this.headless.xterm.onBinary((reply) => {
         if (this.running) this.send('reply', Buffer.from(reply, 'latin1'));
       });
     }
@@ -93,12 +100,18 @@ export class Terminal {
     return this.child.pid;
   }
 
+  /** The headless screen, with all output so far handed to it (xterm parses asynchronously: await snapshot() or text() to read it settled). */
+  get screen(): Screen {
+    this.feedHeld();
+    return this.headless;
+  }
+
   get rows(): number {
-    return this.screen.rows;
+    return this.headless.rows;
   }
 
   get cols(): number {
-    return this.screen.cols;
+    return this.headless.cols;
   }
 
   get running(): boolean {
@@ -122,14 +135,27 @@ export class Terminal {
   private onOutput(chunk: Buffer): void {
     const event = this.events.append({ type: 'output', data: chunk });
     this.waits.output();
-    void this.screen.write(chunk).then(() => {
-      this.renderedSeq = event.seq;
+    // Held only while nothing waits on the screen; the first read hands it over.
+    if (this.plain?.offer(chunk, event.seq, !this.waits.watching)) return;
+    this.feedHeld();
+    this.draw(chunk, event.seq);
+  }
+
+  private draw(data: Buffer, seq: number): void {
+    void this.headless.write(data).then(() => {
+      this.renderedSeq = seq;
       this.waits.screen();
     });
   }
 
+  private feedHeld(): void {
+    const held = this.plain?.take();
+    if (held) this.draw(held.data, held.seq);
+  }
+
   private async onExit(exit: PtyExit): Promise<void> {
-    await this.screen.flush();
+    // Held plain output stays held (a recorder never reads it); a later read of the screen hands it over.
+    await this.headless.flush();
     const info: TerminalExit = { exitCode: exit.exitCode, signal: exit.signal ? SIGNAL_NAMES.get(exit.signal) ?? String(exit.signal) : null };
     this.exitInfo = info;
     this.untrack();
@@ -217,7 +243,7 @@ export class Terminal {
     this.disposed = true;
     await this.kill();
     this.child.destroy();
-    this.screen.dispose();
+    this.headless.dispose();
   }
 
   async [Symbol.asyncDispose](): Promise<void> {

@@ -2,7 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import type { IncomingHttpHeaders } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { SseParser, isSse } from '../core/http-wire.js';
-import type { Endpoint } from '../core/endpoint.js';
+import { type Endpoint, describeEndpoint } from '../core/endpoint.js';
 import type { HttpExchange } from './http-pairs.js';
 import { HttpMessageParser, type MessageHead, type ParseEvent } from './http-stream.js';
 
@@ -92,7 +92,7 @@ export function relayConnection(client: Socket, ctx: RelayContext): () => void {
     speak('413 Payload Too Large', `${JSON.stringify({ kind: 'error', message: `tapedeck: request body over ${ctx.limit} bytes` })}\n`);
   };
   const unreachable = (message: string) => {
-    ctx.report(`tapedeck record: upstream ${up.kind === 'unix' ? `unix:${up.path}` : `http://${up.host}:${up.port}`} failed: ${message}\n`);
+    ctx.report(`tapedeck record: upstream ${describeEndpoint(up)} failed: ${message}\n`);
     speak('502 Bad Gateway', `${JSON.stringify({ kind: 'error', message: `tapedeck: upstream unreachable: ${message}` })}\n`);
   };
 

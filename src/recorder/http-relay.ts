@@ -185,7 +185,7 @@ export function relayConnection(client: Socket, ctx: RelayContext): () => void {
 
   client.on('end', () => {
     if (speaking) client.end();
-    else upstream.end();
+    else if (!upstream.destroyed) upstream.end();
   });
   client.on('error', () => {});
   client.once('close', () => {

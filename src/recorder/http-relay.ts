@@ -86,7 +86,8 @@ export function relayConnection(client: Socket, ctx: RelayContext): () => void {
     setTimeout(() => client.end(), LINGER_MS).unref();
   };
   const refuse = (ex: Pending) => {
-    queue.splice(queue.indexOf(ex), 1);
+    const at = queue.indexOf(ex);
+    if (at >= 0) queue.splice(at, 1);
     upstream.destroy();
     if (ex.response) return void client.destroy(); // the server already answered part of it
     speak('413 Payload Too Large', `${JSON.stringify({ kind: 'error', message: `tapedeck: request body over ${ctx.limit} bytes` })}\n`);
@@ -142,7 +143,11 @@ export function relayConnection(client: Socket, ctx: RelayContext): () => void {
     upstream.cork();
     for (const e of events) if (!onRequestEvent(e)) break;
     upstream.uncork();
+    // A slow reader slows its writer down instead of filling this process's memory.
+    if (upstream.writableNeedDrain) client.pause();
   });
+  upstream.on('drain', () => client.resume());
+  client.on('drain', () => upstream.resume());
 
   const onResponseEvent = (e: ParseEvent) => {
     const ex = queue[0];
@@ -163,7 +168,7 @@ export function relayConnection(client: Socket, ctx: RelayContext): () => void {
   };
 
   upstream.on('data', (chunk: Buffer) => {
-    client.write(chunk); // forward first: parsing is for the tape
+    if (!client.write(chunk)) upstream.pause(); // forward first: parsing is for the tape
     if (tunnel) return;
     try {
       for (const e of responses.push(chunk)) onResponseEvent(e);

@@ -1,5 +1,7 @@
 // Shared bits of the benchmarks: a minimal round-trip client and timing helpers.
 import { spawn } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { join } from 'node:path';
 
 export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -55,4 +57,23 @@ export function row({ path, tapedeck, baseline, unit, target, bound = 'max', not
   const pass = bound === 'max' ? ratio <= target : ratio >= target;
   console.log(`BENCH ${JSON.stringify({ path, tapedeck, baseline, unit, ratio, target, bound, pass, note })}`);
   return pass;
+}
+
+/** Whether `command` is on PATH (socat is an optional external reference). */
+export function onPath(command) {
+  return (process.env.PATH ?? '').split(':').some((dir) => {
+    try {
+      accessSync(join(dir, command), constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** The middle half of `xs` as "a-b" (the spread reported beside a median). */
+export function quartiles(xs, digits = 2) {
+  const s = [...xs].sort((a, b) => a - b);
+  const at = (q) => s[Math.min(s.length - 1, Math.floor(q * s.length))];
+  return `${at(0.25).toFixed(digits)}-${at(0.75).toFixed(digits)}`;
 }

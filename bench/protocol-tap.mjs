@@ -2,16 +2,18 @@
 // to the server directly. Target: at most 1.2x. Medians of interleaved runs.
 // Two servers: the trivial echo server (the worst case: the server does no work,
 // so the tap's extra process hop is all there is) and MCP server-everything
-// answering `ping` (a real server).
+// answering `ping` (a real server). Measured beside them, the floors: a bare
+// Node relay (any Node process in the path costs at least this) and, when
+// installed, socat (a native relay: what an extra hop costs at best).
 //   node bench/protocol-tap.mjs [requests] [runs]
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { echoRequests, median, roundTrips, row } from './lib.mjs';
+import { echoRequests, median, onPath, quartiles, roundTrips, row } from './lib.mjs';
 
 const root = resolve(import.meta.dirname, '..');
-const n = Number(process.argv[2] ?? 5000);
-const runs = Number(process.argv[3] ?? 5);
+const n = Number(process.argv[2] ?? 2000);
+const runs = Number(process.argv[3] ?? 11);
 const dir = mkdtempSync(join(tmpdir(), 'tapedeck-bench-'));
 const servers = {
   'echo server': { command: ['node', join(root, 'examples/echo-server.mjs')], requests: echoRequests(n) },
@@ -20,25 +22,36 @@ const servers = {
     requests: Array.from({ length: n }, (_, i) => JSON.stringify({ jsonrpc: '2.0', id: i + 1, method: 'ping' })),
   },
 };
+const tape = join(dir, 'tap.ndjson');
 for (const [name, { command, requests }] of Object.entries(servers)) {
-  const direct = [];
-  const relayed = [];
-  const tapped = [];
+  const sides = {
+    direct: command,
+    'bare Node relay': ['node', join(root, 'bench/support/bare-relay.mjs'), ...command],
+    ...(onPath('socat') ? { 'socat (native)': ['socat', '-', `EXEC:${command.join(' ')},pipes`] } : {}),
+    'tapedeck tap': ['node', join(root, 'dist/cli/main.js'), 'record', '--out', tape, '--', ...command],
+  };
+  const ms = Object.fromEntries(Object.keys(sides).map((k) => [k, []]));
+  // Runs interleaved, the order rotated per run, so load hits every side alike.
+  const labels = Object.keys(sides);
   for (let i = 0; i < runs; i++) {
-    direct.push((await roundTrips(command, requests)).tripsMs);
-    relayed.push((await roundTrips(['node', join(root, 'bench/support/bare-relay.mjs'), ...command], requests)).tripsMs);
-    const tape = join(dir, `tap-${i}.ndjson`);
-    tapped.push((await roundTrips(['node', join(root, 'dist/cli/main.js'), 'record', '--out', tape, '--', ...command], requests)).tripsMs);
-    rmSync(tape, { force: true });
+    for (let k = 0; k < labels.length; k++) {
+      const label = labels[(i + k) % labels.length];
+      ms[label].push((await roundTrips(sides[label], requests)).tripsMs);
+      rmSync(tape, { force: true });
+    }
   }
-  const d = median(direct);
-  const r = median(relayed);
-  const t = median(tapped);
-  console.log(`protocol tap, ${name}, ${n} sequential round trips, median of ${runs}:`);
-  console.log(`  direct           ${((d / n) * 1000).toFixed(1)} us/round trip`);
-  console.log(`  bare Node relay  ${((r / n) * 1000).toFixed(1)} us/round trip (${(r / d).toFixed(2)}x: the floor for any process in the path)`);
-  console.log(`  tapedeck tap     ${((t / n) * 1000).toFixed(1)} us/round trip`);
-  console.log(`  ratio ${(t / d).toFixed(2)}x against direct (target <= 1.2x), ${(t / r).toFixed(2)}x against the bare relay`);
-  row({ path: `record tap, ${name}`, tapedeck: (t / n) * 1000, baseline: (d / n) * 1000, unit: 'us/trip', target: 1.2, note: `direct; bare relay ${(r / d).toFixed(2)}x` });
+  const d = median(ms.direct);
+  const ratio = (label) => median(ms[label]) / d;
+  console.log(`protocol tap, ${name}, ${n} sequential round trips, median of ${runs} interleaved runs (middle half of the per-run ratios):`);
+  for (const label of labels) {
+    const spread = label === 'direct' ? '' : ` (${ratio(label).toFixed(2)}x; ${quartiles(ms[label].map((x, i) => x / ms.direct[i]))})`;
+    console.log(`  ${label.padEnd(16)} ${((median(ms[label]) / n) * 1000).toFixed(1).padStart(7)} us/round trip${spread}`);
+  }
+  const t = median(ms['tapedeck tap']);
+  const r = median(ms['bare Node relay']);
+  console.log(`  the tap is ${(t / r).toFixed(2)}x the bare Node relay, the floor for any Node process in the path`);
+  const floors = labels.slice(1, -1).map((l) => `${l.replace(/ \(native\)/, '')} ${ratio(l).toFixed(2)}x`).join(', ');
+  row({ path: `record tap, ${name}`, tapedeck: (t / n) * 1000, baseline: (d / n) * 1000, unit: 'us/trip', target: 1.2, note: `direct; ${floors}` });
+  row({ path: `  floor: bare Node relay, ${name}`, tapedeck: (r / n) * 1000, baseline: (d / n) * 1000, unit: 'us/trip', target: 1.2, note: 'direct; forwards bytes, nothing else' });
 }
 rmSync(dir, { recursive: true, force: true });

@@ -68,15 +68,6 @@ export function bearerToken(headers: IncomingHttpHeaders): string | undefined {
   return m ? m[1].trim() : undefined;
 }
 
-/** Headers that describe one connection hop, not the message: never forwarded. */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host']);
-
-export function endToEndHeaders(headers: IncomingHttpHeaders): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  for (const [k, v] of Object.entries(headers)) if (v !== undefined && !HOP_BY_HOP.has(k)) out[k] = v;
-  return out;
-}
-
 export function isSse(contentType: string | undefined): boolean {
   return /^text\/event-stream\b/i.test(contentType ?? '');
 }

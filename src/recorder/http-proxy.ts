@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { Agent, createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
-import { isUtf8 } from 'node:buffer';
-import { DEFAULT_BODY_LIMIT, SseParser, bearerToken, endToEndHeaders, isSse, refuseBody } from '../core/http-wire.js';
-import { type Endpoint, describeEndpoint, listenTcp, listenUnix } from '../core/endpoint.js';
+import { createServer } from 'node:net';
+import { DEFAULT_BODY_LIMIT, bearerToken } from '../core/http-wire.js';
+import { type Endpoint, listenTcp, listenUnix } from '../core/endpoint.js';
 import { redact } from '../core/redact.js';
 import { AUTH_TOKEN_VAR, lastNumbers } from '../tape/wire.js';
 import { type HttpExchange, pairsOf } from './http-pairs.js';
+import { relayConnection } from './http-relay.js';
 import { TapeAppender } from './tape-writer.js';
 
 
@@ -28,9 +28,10 @@ export interface RecorderHandle {
 }
 
 /**
- * A transparent HTTP recording proxy: each request goes upstream unchanged
- * (bearer token included), each response comes back as it streams, and on
- * the side the exchange becomes seed-000 pairs in the tape. Tokens are passed
+ * A transparent HTTP recording proxy: a byte relay per connection (see
+ * http-relay.ts), so each request goes upstream unchanged (bearer token
+ * included) and each response comes back as it streams, and on the side the
+ * exchange becomes seed-000 pairs in the tape. Tokens are passed
  * through, never written: headers are not recorded, and a token that shows up
  * in a body is stored as a placeholder.
  */
@@ -39,13 +40,11 @@ export async function startHttpRecorder(options: HttpRecorderOptions): Promise<R
   const tape = new TapeAppender(options.out, report);
   const limit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const env = options.env ?? process.env;
-  const agent = new Agent({ keepAlive: true });
   const sessions = new Map<string, number>();
   const before = lastNumbers(options.out, (p) => readFileSync(p, 'utf8'));
   /** Pairs completed per MCP session (0: none), so replay opens a GET stream at the same point. */
   const completed = new Map<number, number>();
   let batches = before.batch;
-  const open = new Set<() => void>();
   const up = options.upstream;
 
   const sessionOf = (id: string | string[] | undefined): number | undefined => {
@@ -72,102 +71,22 @@ export async function startHttpRecorder(options: HttpRecorderOptions): Promise<R
     });
   };
 
-  const handle = (req: IncomingMessage, res: ServerResponse) => {
-    const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > limit) return refuseBody(req, res, limit);
-    const method = req.method ?? 'GET';
-    const path = req.url ?? '/';
-    const session = sessionOf(req.headers['mcp-session-id']);
-    const after = method === 'GET' ? (completed.get(session ?? 0) ?? 0) : undefined;
-    const headers = endToEndHeaders(req.headers);
-    if (up.kind === 'tcp') headers.host = `${up.host}:${up.port}`;
-    // The body streams upstream as it arrives (the connection upstream opens meanwhile) and is kept, bounded, for the tape.
-    const bodyChunks: Buffer[] = [];
-    let bodySize = 0;
-    let tooLarge = false;
-    const target = up.kind === 'unix' ? { socketPath: up.path } : { host: up.host, port: up.port, agent };
-    const upstreamReq = httpRequest({ ...target, method, path: `${up.kind === 'tcp' ? (up.base ?? '') : ''}${path}`, headers }, (ur) => {
-      const contentType = ur.headers['content-type'];
-      const sse = isSse(contentType);
-      const resHeaders = endToEndHeaders(ur.headers);
-      if (ur.headers.connection === 'close') resHeaders.connection = 'close';
-      res.writeHead(ur.statusCode ?? 502, ur.statusMessage, resHeaders);
-      // A GET stream may stay silent for long; its client needs the headers now. Others go out with their first bytes.
-      if (sse && method === 'GET') res.flushHeaders();
-      const chunks: Buffer[] = [];
-      const parser = sse ? new SseParser() : undefined;
-      const messages: string[] = [];
-      let done = false;
-      const finish = () => {
-        if (done) return;
-        done = true;
-        open.delete(abort);
-        const raw = Buffer.concat(chunks);
-        record(
-          {
-            method,
-            path,
-            requestBody: Buffer.concat(bodyChunks).toString('utf8'),
-            requestHeaders: req.headers,
-            status: ur.statusCode ?? 0,
-            contentType,
-            sse,
-            response: sse ? messages.map((m) => `${m}\n`).join('') : isUtf8(raw) ? raw.toString('utf8') : raw.toString('latin1'),
-            session: session ?? sessionOf(ur.headers['mcp-session-id']),
-            after,
-          },
-          bearerToken(req.headers),
-        );
-      };
-      // A client that hangs up (an SSE stream it no longer wants) ends the exchange with what came.
-      const abort = () => {
-        ur.destroy();
-        finish();
-      };
-      open.add(abort);
-      ur.on('data', (c: Buffer) => {
-        res.write(c);
-        if (parser) for (const e of parser.push(c)) messages.push(e.data);
-        else chunks.push(c);
-      });
-      ur.once('end', () => {
-        res.end();
-        finish();
-      });
-      ur.once('error', () => {
-        res.destroy();
-        finish();
-      });
-      res.once('close', () => {
-        if (!done) abort();
-      });
+  const connections = new Set<() => void>();
+  const server = createServer({ allowHalfOpen: true }, (client) => {
+    const end = relayConnection(client, {
+      upstream: up,
+      limit,
+      report,
+      sessionOf,
+      onRequest: (headers, method) => {
+        const session = sessionOf(headers['mcp-session-id']);
+        return { session, after: method === 'GET' ? (completed.get(session ?? 0) ?? 0) : undefined };
+      },
+      record: (ex) => record(ex, bearerToken(ex.requestHeaders)),
     });
-    upstreamReq.once('error', (err) => {
-      if (tooLarge) return;
-      if (res.headersSent) return void res.destroy();
-      report(`tapedeck record: upstream ${describeEndpoint(up)} failed: ${err.message}\n`);
-      res.writeHead(502, { 'Content-Type': 'application/json' });
-      res.end(`${JSON.stringify({ kind: 'error', message: `tapedeck: upstream unreachable: ${err.message}` })}\n`);
-    });
-    req.on('data', (c: Buffer) => {
-      if (tooLarge) return;
-      bodySize += c.length;
-      if (bodySize > limit) {
-        tooLarge = true;
-        upstreamReq.destroy();
-        bodyChunks.length = 0;
-        return refuseBody(req, res, limit);
-      }
-      bodyChunks.push(c);
-      upstreamReq.write(c);
-    });
-    req.once('end', () => {
-      if (!tooLarge) upstreamReq.end();
-    });
-  };
-
-  const server = createServer(handle);
-  server.keepAliveTimeout = 5000;
+    connections.add(end);
+    client.once('close', () => connections.delete(end));
+  });
   let address: Endpoint;
   if (options.listen.kind === 'unix') {
     await listenUnix(server, options.listen.path);
@@ -179,12 +98,10 @@ export async function startHttpRecorder(options: HttpRecorderOptions): Promise<R
   return {
     address,
     close: async () => {
-      for (const abort of [...open]) abort();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-      agent.destroy();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Open exchanges (a GET stream, say) are recorded with what they had.
+      for (const end of [...connections]) end();
+      await closed;
       await new Promise((resolve) => setImmediate(resolve)); // after the writes queued above
       tape.close();
       return { pairsWritten: tape.written, pairsNotWritten: tape.failed };

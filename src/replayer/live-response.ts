@@ -45,7 +45,8 @@ export function liveResponse(ex: Exchange, expected: string, rawBytes: boolean):
     if (!same) sameByRule.set(ex.rule, (same = { same: true, rule: ex.rule }));
     return same;
   }
-  return { same: false, rule: ex.rule, awaitingId: ex.awaitingId, text, bytes: Buffer.from(bytes), lines: newlines(bytes) + 1 };
+  // A single chunk is a view into the pipe's read buffer: copied, so it does not hold that buffer.
+  return { same: false, rule: ex.rule, awaitingId: ex.awaitingId, text, bytes: chunks.length === 1 ? Buffer.from(bytes) : bytes, lines: newlines(bytes) + 1 };
 }
 
 /** The text the comparison sees (`expected`: the recorded response with the scratch directory in place). */

@@ -4,6 +4,16 @@
  * is re-exported wholesale, so this file is the whole public surface.
  */
 
+/**
+ * An async export loaded on its first call. The terminal, render and report
+ * stacks behind these are most of the library's modules: a program that only
+ * replays protocol tapes does not load them (bench/protocol-replay.mjs imports
+ * this file). Each wraps an async function, so calling it behaves the same.
+ */
+function lazy<M, K extends keyof M>(load: () => Promise<M>, name: K): M[K] {
+  return (async (...args: unknown[]) => ((await load())[name] as (...a: unknown[]) => unknown)(...args)) as M[K];
+}
+
 // Errors, exit codes and configuration
 export { TapedeckError } from './core/errors.js';
 export { ExitCode, type ExitCodeValue } from './core/exit-codes.js';
@@ -16,24 +26,32 @@ export type { MaskRect } from './core/mask.js';
 
 // Tapes: protocol tapes (seed 000 pairs) and asciicast casts
 export { readProtocolTape, type ProtocolTape, type TapePair } from './tape/protocol-tape.js';
-export { readCast, type OpenedCast } from './tape/asciicast-read.js';
+export const readCast = lazy(() => import('./tape/asciicast-read.js'), 'readCast');
+export type { OpenedCast } from './tape/asciicast-read.js';
 export type { CastHeader, CastEvent, CastVersion, CastFormat } from './tape/asciicast.js';
-export { convertCast } from './tape/asciicast-convert.js';
+export const convertCast = lazy(() => import('./tape/asciicast-convert.js'), 'convertCast');
 
 // Record
-export { recordProtocol, type RecordProtocolOptions, type RecordProtocolResult } from './recorder/protocol-tap.js';
-export { recordTerminal, type RecordTerminalOptions, type RecordResult } from './recorder/terminal.js';
-export { recordScript, type ScriptStep, type RecordScriptOptions } from './recorder/terminal-script.js';
-export { recordTransport, type RecordTransportOptions } from './recorder/record-transport.js';
+export const recordProtocol = lazy(() => import('./recorder/protocol-tap.js'), 'recordProtocol');
+export type { RecordProtocolOptions, RecordProtocolResult } from './recorder/protocol-tap.js';
+export const recordTerminal = lazy(() => import('./recorder/terminal.js'), 'recordTerminal');
+export type { RecordTerminalOptions, RecordResult } from './recorder/terminal.js';
+export const recordScript = lazy(() => import('./recorder/terminal-script.js'), 'recordScript');
+export type { ScriptStep, RecordScriptOptions } from './recorder/terminal-script.js';
+export const recordTransport = lazy(() => import('./recorder/record-transport.js'), 'recordTransport');
+export type { RecordTransportOptions } from './recorder/record-transport.js';
 
 // Replay and serve
 export { Normaliser, type NormaliseRules, type TextFilter } from './core/normalise.js';
 export { replayTapes, type ReplayTapesOptions, type ReplayTapesResult, type AnyTapeResult, type ProtocolTapeResult } from './replayer/replay-tapes.js';
 export { replayProtocolTape, type ProtocolReplayOptions, type TapeReplayResult, type PairOutcome } from './replayer/protocol.js';
 export { projectTrust, type TapeTrust } from './replayer/tape-trust.js';
-export { replayTerminal, type TerminalReplayOptions, type TerminalTapeResult, type TerminalStepResult, type TerminalStepStatus } from './replayer/terminal.js';
-export { serveTape, type ServeOptions, type ServeResult } from './replayer/serve.js';
-export { serveTransport, type TransportServeOptions } from './replayer/serve-transport.js';
+export const replayTerminal = lazy(() => import('./replayer/terminal.js'), 'replayTerminal');
+export type { TerminalReplayOptions, TerminalTapeResult, TerminalStepResult, TerminalStepStatus } from './replayer/terminal.js';
+export const serveTape = lazy(() => import('./replayer/serve.js'), 'serveTape');
+export type { ServeOptions, ServeResult } from './replayer/serve.js';
+export const serveTransport = lazy(() => import('./replayer/serve-transport.js'), 'serveTransport');
+export type { TransportServeOptions } from './replayer/serve-transport.js';
 export type { TransportTarget } from './replayer/transport-replay.js';
 export { driftToEnvelope } from './replayer/envelopes.js';
 
@@ -43,26 +61,28 @@ export type { SpawnOptions, TerminalExit, TerminalSnapshot } from './session/ter
 export type { KeyName, NamedKey, Modifier } from './session/key-names.js';
 export type { TerminalEvent } from './session/events.js';
 export type { WaitOptions } from './session/waits.js';
-export { playCast, type PlayedCast } from './session/cast-play.js';
+export const playCast = lazy(() => import('./session/cast-play.js'), 'playCast');
+export type { PlayedCast } from './session/cast-play.js';
 export type { CastPosition } from './session/cast-steps.js';
 export type { ScreenSnapshot } from './session/screen.js';
 
 // Snapshots, screenshots and comparison
 export { formatScreenGolden, parseScreenGolden, type ScreenMask, type ScreenGoldenOptions } from './render/golden-text.js';
-export { screenshotTerminal } from './render/screenshot-terminal.js';
-export { screenshotCast } from './render/screenshot-cast.js';
+export const screenshotTerminal = lazy(() => import('./render/screenshot-terminal.js'), 'screenshotTerminal');
+export const screenshotCast = lazy(() => import('./render/screenshot-cast.js'), 'screenshotCast');
 export type { Screenshot, ScreenshotOptions } from './render/screenshot.js';
-export { closeRenderer } from './render/renderer.js';
+export const closeRenderer = lazy(() => import('./render/renderer.js'), 'closeRenderer');
 export { comparePngs, type PixelCompareOptions, type PixelComparison } from './render/pixel-diff.js';
 
 // Reports and export: the human summary, the --json summary line, JUnit, annotations, HTML
 export { formatReplayText } from './report/text.js';
 export { runSummary, type TapeSummary } from './report/summary.js';
-export { reportFromRun } from './report/from-run.js';
+export const reportFromRun = lazy(() => import('./report/from-run.js'), 'reportFromRun');
 export { renderHtmlReport, type ReportRun, type ReportTape, type ReportScreenshot } from './report/html.js';
 export { junitXml, githubAnnotations, type CiTapeResult } from './report/ci-reports.js';
-export { castToHtml } from './report/export-html.js';
-export { castToWebm, type VideoOptions } from './render/export-video.js';
+export const castToHtml = lazy(() => import('./report/export-html.js'), 'castToHtml');
+export const castToWebm = lazy(() => import('./render/export-video.js'), 'castToWebm');
+export type { VideoOptions } from './render/export-video.js';
 
 // Reviewing goldens and applying fixes
 export { findPending, acceptPending, rejectPending, type PendingGolden } from './core/pending.js';

@@ -40,4 +40,14 @@ describe('architecture', () => {
       expect(heavy.filter((p) => loaded.has(p))).toEqual([]);
     });
   }
+
+  // `import 'tapedeck'` for a protocol replay (bench/protocol-replay.mjs): the terminal,
+  // render, report and recorder stacks load when one of their functions is first called.
+  it('the library entry loads no terminal, render or report stack until one of their functions is called', () => {
+    const loaded = eagerClosure(graph, ['index.ts']);
+    const stacks = ['replayer/terminal.ts', 'recorder/terminal.ts', 'render/renderer.ts', 'render/screenshot-terminal.ts', 'report/from-run.ts', 'render/export-video.ts', 'session/cast-play.ts'];
+    // Left out: pixelmatch (comparePngs is synchronous) and node-pty, which the Terminal class
+    // (a value export) requires inside the function that starts a terminal.
+    expect([...heavy.filter((p) => p !== 'pixelmatch' && p !== 'node-pty'), ...stacks].filter((p) => loaded.has(p))).toEqual([]);
+  });
 });

@@ -28,6 +28,10 @@ export type ResolvedRule = { kind: 'done' } | { kind: 'jsonrpc' } | { kind: 'idl
 
 export const AUTO_IDLE_MS = 300;
 
+// Shared by every exchange they frame (rules are never changed once resolved).
+const JSONRPC_RULE: ResolvedRule = Object.freeze({ kind: 'jsonrpc' });
+const DONE_RULE: ResolvedRule = Object.freeze({ kind: 'done' });
+
 export function parseBoundary(spec: string): Boundary {
   if (spec === 'auto' || spec === 'done' || spec === 'jsonrpc') return { kind: spec };
   const m = /^idle:(\d+)$/.exec(spec);
@@ -158,6 +162,7 @@ export class ResponseFramer {
   /** finish() was called: nothing more will come, so nothing is held back. */
   private ending = false;
   private readonly autoIdleMs: number;
+  private autoIdleRule?: ResolvedRule;
 
   constructor(
     private readonly boundary: Boundary,
@@ -182,12 +187,12 @@ export class ResponseFramer {
   private resolve(request: string, value: Record<string, unknown> | undefined): ResolvedRule {
     if (this.boundary.kind !== 'auto') return this.boundary;
     if (value) {
-      if (value.jsonrpc === '2.0') return { kind: 'jsonrpc' };
-      if (typeof value.op === 'string' || this.seenDone) return { kind: 'done' };
+      if (value.jsonrpc === '2.0') return JSONRPC_RULE;
+      if (typeof value.op === 'string' || this.seenDone) return DONE_RULE;
     } else if (request[0] === '[' && /"jsonrpc"\s*:\s*"2\.0"/.test(request)) {
-      return { kind: 'jsonrpc' };
+      return JSONRPC_RULE;
     }
-    return this.seenDone ? { kind: 'done' } : { kind: 'idle', ms: this.autoIdleMs };
+    return this.seenDone ? DONE_RULE : (this.autoIdleRule ??= { kind: 'idle', ms: this.autoIdleMs });
   }
 
   /** Registers one client line. Blank lines are forwarded by callers but are no request. */

@@ -1,8 +1,12 @@
 import { chmodSync, lstatSync, mkdtempSync, rmSync, statSync, unlinkSync } from 'node:fs';
-import { createServer as createNetServer, connect, type Server } from 'node:net';
+import type { Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { TapedeckError, usageError } from './errors.js';
+import { lazyPackage } from './lazy-package.js';
+
+// node:net only once a socket is opened: a stdio command that parses an endpoint option does not load it.
+const net = lazyPackage<typeof import('node:net')>('node:net');
 
 /** Where a transport listens or connects: a TCP host and port, or a Unix socket path. */
 export type Endpoint = { kind: 'tcp'; host: string; port: number } | { kind: 'unix'; path: string };
@@ -40,7 +44,7 @@ export function describeEndpoint(e: Endpoint): string {
 /** A port nothing listens on right now (the kernel's pick on loopback). */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
-    const s = createNetServer();
+    const s = net().createServer();
     s.once('error', reject);
     s.listen(0, '127.0.0.1', () => {
       const port = (s.address() as { port: number }).port;
@@ -118,7 +122,7 @@ export async function waitUntilAccepting(e: Endpoint, gaveUp: () => string | und
   const deadline = performance.now() + timeoutMs;
   for (;;) {
     const ok = await new Promise<boolean>((resolve) => {
-      const s = e.kind === 'unix' ? connect(e.path) : connect(e.port, e.host);
+      const s = e.kind === 'unix' ? net().connect(e.path) : net().connect(e.port, e.host);
       s.once('connect', () => {
         s.destroy();
         resolve(true);

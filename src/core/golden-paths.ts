@@ -1,5 +1,8 @@
-import { createHash } from 'node:crypto';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { lazyPackage } from './lazy-package.js';
+
+// Only a hashed name needs node:crypto (a few ms at start-up).
+const crypto = lazyPackage<typeof import('node:crypto')>('node:crypto');
 
 /**
  * Every path of a golden, derived in one place: the golden, its review
@@ -42,7 +45,7 @@ function decode(safe: string): string {
 }
 
 export function shortHash(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 8);
+  return crypto().createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 8);
 }
 
 /**

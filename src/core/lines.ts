@@ -113,6 +113,25 @@ export async function* readNumberedLines(path: string, maxLineBytes = limit('max
   if (tail) yield numberer.emit(tail);
 }
 
+/**
+ * The same, handing each line to a callback as its chunk is split, in the same
+ * order with the same errors: no promise per line (a 50,000-pair tape is a few
+ * dozen chunks, not 50,000 awaits).
+ */
+export async function eachNumberedLine(path: string, onLine: (line: NumberedLine) => void, maxLineBytes = limit('maxLineBytes')): Promise<void> {
+  const splitter = new LineSplitter();
+  const numberer = new LineNumberer();
+  for await (const chunk of createReadStream(path, { highWaterMark: 256 * 1024 })) {
+    for (const buf of splitter.push(chunk as Buffer)) {
+      if (buf.length > maxLineBytes + 1) throw limitError('maxLineBytes', `line ${numberer.next} is ${buf.length} bytes long`, { file: path, line: numberer.next });
+      onLine(numberer.emit(buf));
+    }
+    if (splitter.partialLength > maxLineBytes) throw limitError('maxLineBytes', `line ${numberer.next} is longer than ${maxLineBytes} bytes`, { file: path, line: numberer.next });
+  }
+  const tail = splitter.flush();
+  if (tail) onLine(numberer.emit(tail));
+}
+
 /** The same over bytes already in memory (a re-read under a lock). */
 export function* numberedLinesOf(buf: Buffer): Generator<NumberedLine> {
   const numberer = new LineNumberer();

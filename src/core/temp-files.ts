@@ -2,9 +2,12 @@ import { processAlive } from './process-group.js';
 import { closeSync, createReadStream, mkdirSync, openSync, readdirSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { lazyPackage } from './lazy-package.js';
 import { limit, limitError } from './limits.js';
 import { TapedeckError, ioError } from './errors.js';
+
+// node:crypto costs a few ms at start-up; only a write needs a random name.
+const crypto = lazyPackage<typeof import('node:crypto')>('node:crypto');
 
 /**
  * Temporary files, named so that the next run can tell whose they are.
@@ -21,7 +24,7 @@ const SIBLING = /^\..+\.tapedeck-(\d+)-[0-9a-f]+\.tmp$/;
 const OWNED = /^(\d+)-/;
 
 export function siblingTempPath(path: string): string {
-  return join(dirname(path), `.${basename(path)}.tapedeck-${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+  return join(dirname(path), `.${basename(path)}.tapedeck-${process.pid}-${crypto().randomBytes(4).toString('hex')}.tmp`);
 }
 
 /** The folder tapedeck keeps its own temporary files in (created 0700). */
@@ -72,7 +75,7 @@ process.once('exit', () => {
 export async function spoolToFile(path: string, name = 'spool'): Promise<string> {
   const dir = tapedeckTempDir();
   sweepStaleTemps(dir);
-  const out = join(dir, `${process.pid}-${randomBytes(4).toString('hex')}-${name}`);
+  const out = join(dir, `${process.pid}-${crypto().randomBytes(4).toString('hex')}-${name}`);
   spooled.add(out);
   const max = limit('maxLineBytes') * 4;
   const fd = openSync(out, 'w', 0o600);

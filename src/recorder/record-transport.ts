@@ -3,8 +3,7 @@ import { type Endpoint, describeEndpoint, parseHostPort, parseUpstream, privateS
 import { usageError } from '../core/errors.js';
 import { signalExitCode } from '../core/process.js';
 import { LaunchedServer } from '../core/server-launch.js';
-import { type RecorderHandle, startHttpRecorder } from './http-proxy.js';
-import { startUnixRecorder } from './unix-proxy.js';
+import type { RecorderHandle } from './http-proxy.js';
 
 export interface RecordTransportOptions {
   transport: 'http' | 'unix';
@@ -44,10 +43,13 @@ export async function recordTransport(options: RecordTransportOptions): Promise<
   try {
     if (options.transport === 'http') {
       const listen = options.listen?.startsWith('unix:') ? ({ kind: 'unix', path: options.listen.slice(5) } as Endpoint) : parseHostPort(options.listen ?? '127.0.0.1:0');
+      // Each recorder (and node:http or node:net with it) loads only for its transport.
+      const { startHttpRecorder } = await import('./http-proxy.js');
       recorder = await startHttpRecorder({ listen, upstream, out: options.out, redactEnv: options.redactEnv, bodyLimit: options.bodyLimit });
     } else {
       if (!options.listen) ownSocket = privateSocketPath();
       const path = options.listen ?? ownSocket!.path;
+      const { startUnixRecorder } = await import('./unix-proxy.js');
       recorder = await startUnixRecorder({ listen: { kind: 'unix', path }, upstream: upstream as Endpoint & { kind: 'unix' }, out: options.out, boundary: options.boundary, redactEnv: options.redactEnv });
     }
   } catch (err) {

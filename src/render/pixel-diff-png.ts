@@ -1,6 +1,6 @@
 import { endianness } from 'node:os';
 import { inflateSync } from 'node:zlib';
-import pngjs from 'pngjs';
+import { lazyPackage } from '../core/lazy-package.js';
 
 /**
  * PNG decoding for comparisons. Chromium writes 8-bit RGB or RGBA,
@@ -9,7 +9,8 @@ import pngjs from 'pngjs';
  * are asked for); anything else (palette, 16-bit, interlaced, grey) goes
  * through pngjs.
  */
-const { PNG } = pngjs;
+// Only PNGs off Chromium's fast path need pngjs: loaded then.
+const pngjs = lazyPackage<typeof import('pngjs').default>('pngjs');
 
 export interface RgbaImage {
   width: number;
@@ -50,7 +51,7 @@ export function decodePng(png: Buffer): RgbaImage {
   const rows = inflatePng(png);
   if (rows) return toRgba(rows, 0, rows.height);
   try {
-    const img = PNG.sync.read(png);
+    const img = pngjs().PNG.sync.read(png);
     return { width: img.width, height: img.height, data: img.data };
   } catch (err) {
     throw new PngError(`cannot decode PNG: ${(err as Error).message}`);
@@ -58,7 +59,7 @@ export function decodePng(png: Buffer): RgbaImage {
 }
 
 export function encodePng(img: RgbaImage): Buffer {
-  return PNG.sync.write({ width: img.width, height: img.height, data: img.data });
+  return pngjs().PNG.sync.write({ width: img.width, height: img.height, data: img.data });
 }
 
 /** The inflated scanlines of an 8-bit RGB/RGBA non-interlaced PNG; null for any other kind (use decodePng). */

@@ -1,7 +1,10 @@
 import { ANSI_16 } from '../session/screen-colors.js';
 import type { CastTheme } from '../tape/asciicast.js';
-import { createHash } from 'node:crypto';
 import { TapedeckError } from '../core/errors.js';
+import { lazyPackage } from '../core/lazy-package.js';
+
+// The replay command reads profile names at start; only a screenshot hashes one (node:crypto).
+const crypto = lazyPackage<typeof import('node:crypto')>('node:crypto');
 
 /**
  * Render profiles: everything besides the screen itself that decides a
@@ -99,7 +102,7 @@ export function resolveProfile(profile: string | RenderProfile | undefined): Ren
  * differ for reasons other than the screen.
  */
 export function renderProfileHash(profile: RenderProfile, engine: Record<string, string>): string {
-  return createHash('sha256').update(canonicalJson({ profile, engine })).digest('hex');
+  return crypto().createHash('sha256').update(canonicalJson({ profile, engine })).digest('hex');
 }
 
 function canonicalJson(value: unknown): string {

@@ -114,11 +114,14 @@ interface Unsolicited {
   method: string;
 }
 
-export function comparePairs(pairs: readonly ComparedPair[], normaliser: Normaliser): PairDifference[] {
+/**
+ * `anyRpc`: whether the run had a JSON-RPC exchange, for a caller that leaves
+ * byte-identical pairs out (they have nothing to report); by default, any of `pairs`.
+ */
+export function comparePairs(pairs: readonly ComparedPair[], normaliser: Normaliser, anyRpc = pairs.some((p) => p.rule.kind === 'jsonrpc')): PairDifference[] {
   const out: PairDifference[] = [];
   const recordedPool: Unsolicited[] = [];
   const livePool: Unsolicited[] = [];
-  const anyRpc = pairs.some((p) => p.rule.kind === 'jsonrpc');
 
   for (const p of pairs) {
     const n = p.normaliser ?? normaliser;

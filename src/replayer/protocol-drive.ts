@@ -2,6 +2,7 @@ import { type Boundary, type Exchange, ResponseFramer } from '../core/boundary.j
 import type { PreparedTape } from './protocol-prepare.js';
 import { ServerProcess, type ServerExit } from './server-process.js';
 import type { TapeAnswers } from './tape-answers.js';
+import { lineCount, liveResponse, type LiveResponse } from './live-response.js';
 
 /**
  * The second step of a protocol replay: one session of a tape against one
@@ -31,8 +32,8 @@ export interface Stop {
 }
 
 export interface SessionRun {
-  /** Pair index → its exchange. */
-  exchanges: Map<number, Exchange>;
+  /** Pair index → what its live response was. */
+  exchanges: Map<number, LiveResponse>;
   stop?: Stop;
   /** Server output after the last exchange ended. */
   trailing: string;
@@ -41,7 +42,7 @@ export interface SessionRun {
 }
 
 export async function driveSession(prepared: PreparedTape, session: readonly number[], answers: TapeAnswers, s: DriveSettings): Promise<SessionRun> {
-  const exchanges = new Map<number, Exchange>();
+  const exchanges = new Map<number, LiveResponse>();
   const pairOfExchange = new Map<number, number>();
   let onExchange: (ex: Exchange) => void = () => {};
   let server: ServerProcess | undefined;
@@ -49,7 +50,12 @@ export async function driveSession(prepared: PreparedTape, session: readonly num
     takePartial: () => server?.takePartial(),
     onComplete: (ex) => {
       const pair = pairOfExchange.get(ex.index);
-      if (pair !== undefined) exchanges.set(pair, ex);
+      if (pair !== undefined) {
+        pairOfExchange.delete(ex.index);
+        const p = prepared.pairs[pair];
+        // Compared bytes first and kept compactly: its buffers go now.
+        exchanges.set(pair, liveResponse(ex, s.withDir(p.expected), p.pair.responseBytes !== undefined));
+      }
       onExchange(ex);
     },
   });
@@ -161,13 +167,14 @@ function ends(chunks: readonly Buffer[]): Buffer {
 }
 
 /** The live run has fewer lines than the tape: a late server message may still come. */
-function fewerLinesThanRecorded(prepared: PreparedTape, session: readonly number[], exchanges: Map<number, Exchange>): boolean {
+function fewerLinesThanRecorded(prepared: PreparedTape, session: readonly number[], exchanges: Map<number, LiveResponse>): boolean {
   let recorded = 0;
   let live = 0;
   for (const i of session) {
-    recorded += prepared.pairs[i].expected.split('\n').length;
     const ex = exchanges.get(i);
-    live += ex ? Buffer.concat(ex.chunks).toString('utf8').split('\n').length : 1;
+    if (ex?.same) continue; // the recorded text itself: as many lines as recorded
+    recorded += lineCount(prepared.pairs[i].expected);
+    live += ex ? ex.lines : 1;
   }
   return live < recorded;
 }
@@ -209,5 +216,7 @@ export async function driveSingleShot(prepared: PreparedTape, pair: number, s: D
     : timedOut
       ? { pair, reason: 'timeout', received: Buffer.concat([...chunks, partial]) }
       : undefined;
-  return { exchanges: new Map(stop ? [] : [[pair, ex]]), stop, trailing: '', exit, stderrTail: server.stderrTail() };
+  const p = prepared.pairs[pair];
+  const live = stop ? [] : [[pair, liveResponse(ex, s.withDir(p.expected), p.pair.responseBytes !== undefined)] as const];
+  return { exchanges: new Map(live), stop, trailing: '', exit, stderrTail: server.stderrTail() };
 }

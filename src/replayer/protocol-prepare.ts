@@ -105,7 +105,8 @@ function indexServerRequests(pairs: readonly PreparedPair[]): RecordedServerRequ
   const out: RecordedServerRequest[] = [];
   const answers = new Map<string, number[]>();
   pairs.forEach((p, i) => {
-    if (!p.send.includes('"id"')) return;
+    // Only a client answer (a response: "result" or "error") is indexed; an escaped key could spell either.
+    if (!p.send.includes('"id"') || !(p.send.includes('"result"') || p.send.includes('"error"') || p.send.includes('\\u'))) return;
     const msg = classifyRpc(p.send);
     if (msg.type === 'response') answers.set(msg.id, [...(answers.get(msg.id) ?? []), i]);
   });

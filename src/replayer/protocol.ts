@@ -1,4 +1,3 @@
-import { responseBytes } from '../core/boundary.js';
 import { Normaliser } from '../core/normalise.js';
 import { describeExit } from '../core/process.js';
 import type { Drift } from '../core/drift.js';
@@ -13,6 +12,7 @@ import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, requireServerCommand } 
 import type { ServerExit } from './server-process.js';
 import { TapeAnswers } from './tape-answers.js';
 import { replaceResponse } from './update.js';
+import { liveBytes, liveCompared, liveText, type LiveResponse } from './live-response.js';
 
 /**
  * A protocol replay in four steps, each passing over the tape once: prepare
@@ -105,18 +105,21 @@ export async function replayProtocolTape(source: ProtocolTape | PreparedTape | s
     // Drifts end up in logs, reports and CI artifacts: secrets in them are shown as placeholders.
     const hide = (text: string) => redactFor(tape, tmpdirToPlaceholder(text, scratch.dir), options.redactEnv ?? [], env);
     const drifts = compareOnce(prepared, runs, settings, normaliser, hide, options.singleShot ?? false);
-    const exchanges = new Map(runs.flatMap((r) => [...r.exchanges]));
+    const exchanges = runs.length === 1 ? runs[0].exchanges : new Map<number, LiveResponse>();
+    if (runs.length > 1) for (const r of runs) for (const [i, ex] of r.exchanges) exchanges.set(i, ex);
     const live = (i: number) => {
       const ex = exchanges.get(i);
-      return ex ? responseBytes(ex) : undefined;
+      return ex ? liveBytes(ex, withDir(prepared.pairs[i].expected)) : undefined;
     };
     const accepted = acceptLive(tape, drifts, live, hide, options);
     const stoppedAt = runs.find((r) => r.stop)?.stop?.pair ?? prepared.pairs.length;
     const driftedPairs = new Set(drifts.map((d) => d.pair - 1));
     const pairs: PairOutcome[] = prepared.pairs.map((p, i) => {
-      const actual = live(i)?.toString('utf8');
+      const ex = exchanges.get(i);
+      const expected = withDir(p.expected);
+      const actual = ex ? liveText(ex, expected) : undefined;
       const notRun = i >= stoppedAt || (actual === undefined && !answers.sent.has(i));
-      return { pair: i + 1, line: p.pair.line, request: p.pair.request, status: driftedPairs.has(i) ? 'drifted' : notRun ? 'not-run' : 'ok', expected: withDir(p.expected), actual };
+      return { pair: i + 1, line: p.pair.line, request: p.pair.request, status: driftedPairs.has(i) ? 'drifted' : notRun ? 'not-run' : 'ok', expected, actual };
     });
     return { tape: tape.path, pairs, drifts, ...accepted, serverExit: runs[runs.length - 1]?.exit, durationMs: performance.now() - started };
   } finally {
@@ -146,24 +149,36 @@ function compareOnce(prepared: PreparedTape, runs: SessionRun[], s: DriveSetting
     };
   };
   const drifts: Drift[] = [];
+  // Identical responses have nothing to compare: only those that differ, and each
+  // session's last (what followed it belongs to it), go to comparePairs.
   const compared: ComparedPair[] = [];
+  const actualOf = new Map<number, string>();
+  let anyRpc = false;
+  let last: ComparedPair | undefined;
   for (const run of runs) {
     const indexes = [...run.exchanges.keys()].sort((a, b) => a - b);
     for (const i of indexes) {
       if (run.stop && i >= run.stop.pair) continue;
       const ex = run.exchanges.get(i)!;
       const p = prepared.pairs[i];
-      const actual = responseBytes(ex).toString(p.pair.responseBytes ? 'latin1' : 'utf8');
-      compared.push({ index: i, expected: s.withDir(p.expected), actual, rule: ex.rule, awaitingId: ex.awaitingId, normaliser: p.normaliser });
+      const expected = s.withDir(p.expected);
+      const actual = liveCompared(ex, expected);
+      anyRpc ||= ex.rule.kind === 'jsonrpc';
+      last = { index: i, expected, actual, rule: ex.rule, awaitingId: ex.same ? undefined : ex.awaitingId, normaliser: p.normaliser };
+      if (!ex.same) {
+        compared.push(last);
+        actualOf.set(i, actual);
+      }
       if (singleShot) drifts.push(...exitCodeDrift(p.expected, run.exit, (title, details) => driftAt(i, 'TD1001', title, details, actual)));
     }
-    const last = compared[compared.length - 1];
-    if (last && !run.stop && run.trailing) last.trailing = run.trailing;
+    if (last && !run.stop && run.trailing) {
+      last.trailing = run.trailing;
+      if (compared[compared.length - 1] !== last) compared.push(last);
+      actualOf.set(last.index, last.actual);
+    }
     if (run.stop) drifts.push(stopDrift(run.stop, run, prepared, s, driftAt, hide));
   }
-  for (const d of comparePairs(compared, normaliser)) {
-    drifts.push(driftAt(d.index, d.code, d.title, d.details, compared.find((c) => c.index === d.index)!.actual));
-  }
+  for (const d of comparePairs(compared, normaliser, anyRpc)) drifts.push(driftAt(d.index, d.code, d.title, d.details, actualOf.get(d.index)!));
   return drifts.sort((a, b) => a.pair - b.pair);
 }
 

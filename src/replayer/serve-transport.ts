@@ -4,11 +4,9 @@ import { Normaliser } from '../core/normalise.js';
 import { readProtocolTape, type ProtocolTape } from '../tape/protocol-tape.js';
 import { AUTH_TOKEN_VAR } from '../tape/wire.js';
 import type { ServeOptions, ServeResult, UnmatchedRequest } from './serve.js';
-import { listenHttp } from './serve-http.js';
 import { TapeMatcher } from './serve-match.js';
 import { serveLogText } from './serve-log.js';
 import { oneLine } from '../core/terminal-safe.js';
-import { listenUnixServe } from './serve-unix.js';
 
 export interface TransportServeOptions extends Pick<ServeOptions, 'normaliser' | 'allowUnused' | 'log' | 'env'> {
   transport: 'http' | 'unix';
@@ -40,10 +38,13 @@ export async function serveTransport(tapeOrPath: ProtocolTape | string, options:
   let address: Endpoint;
   if (options.transport === 'http') {
     const listen: Endpoint = options.listen?.startsWith('unix:') ? { kind: 'unix', path: options.listen.slice(5) } : parseHostPort(options.listen ?? '127.0.0.1:0');
+    // Each listener (and node:http or node:net with it) loads only for its transport.
+    const { listenHttp } = await import('./serve-http.js');
     ({ server, address } = await listenHttp(matcher, { listen, authToken: options.authToken, bodyLimit: options.bodyLimit, onUnmatched }));
   } else {
     if (!options.listen) ownSocket = privateSocketPath();
     address = { kind: 'unix', path: options.listen ?? ownSocket!.path };
+    const { listenUnixServe } = await import('./serve-unix.js');
     server = await listenUnixServe(matcher, address, onUnmatched);
   }
   options.onListening?.(describeEndpoint(address));

@@ -1,8 +1,11 @@
 import type { TapeSummary } from './summary.js';
-import { diffLines } from 'diff';
+import { lazyPackage } from '../core/lazy-package.js';
 import type { Drift } from '../core/drift.js';
 import { escapeHtml, playerAssets, pngDataUri, scriptJson } from './assets.js';
 import { splitMessages } from '../replayer/compare.js';
+
+// A line diff only for a report with a drifted non-JSON response.
+const diff = lazyPackage<typeof import('diff')>('diff');
 
 /**
  * The review report: one self-contained HTML file per run (assets inlined,
@@ -177,7 +180,7 @@ function prettyFor(kind: ReportTape['kind'], text: string): string {
 function sideBySide(expected: string, actual: string): [string, string] {
   let left = '';
   let right = '';
-  for (const part of diffLines(expected, actual)) {
+  for (const part of diff().diffLines(expected, actual)) {
     const text = escapeHtml(part.value.replace(/\n$/, ''));
     if (part.added) right += `<span class="add">${text}</span>`;
     else if (part.removed) left += `<span class="del">${text}</span>`;

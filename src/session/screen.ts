@@ -1,10 +1,11 @@
-import xtermHeadless from '@xterm/headless';
 import type { IBufferCell, Terminal as XTerm } from '@xterm/headless';
+import { lazyPackage } from '../core/lazy-package.js';
 import { RepeatGuard } from './vt-guard.js';
 import { resolveColor, type CellColor } from './screen-colors.js';
 import { useGlibcWidths } from './unicode-widths.js';
 
-const { Terminal: HeadlessTerminal } = xtermHeadless;
+// Loaded with the first screen: importing the library for a protocol replay does not pay for xterm.
+const xtermHeadless = lazyPackage<typeof import('@xterm/headless')>('@xterm/headless');
 
 export type { CellColor } from './screen-colors.js';
 
@@ -69,7 +70,7 @@ export class Screen {
   private readonly guard = new RepeatGuard(() => ({ rows: this.xterm.rows, cols: this.xterm.cols }));
 
   constructor(options: ScreenOptions = {}) {
-    this.xterm = new HeadlessTerminal({
+    this.xterm = new (xtermHeadless().Terminal)({
       rows: options.rows ?? 24,
       cols: options.cols ?? 80,
       scrollback: options.scrollback ?? 1000,

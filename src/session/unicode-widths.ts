@@ -1,4 +1,7 @@
-import unicode11 from '@xterm/addon-unicode11';
+import { lazyPackage } from '../core/lazy-package.js';
+
+// Loaded with the first screen, like xterm itself.
+const unicode11 = lazyPackage<typeof import('@xterm/addon-unicode11')>('@xterm/addon-unicode11');
 
 /**
  * Cell widths that match a real terminal on Linux.
@@ -89,7 +92,7 @@ export function unicode11Provider(Addon: new () => { activate(term: unknown): vo
 let shared: ReturnType<typeof createWidthProvider> | undefined;
 
 function provider(): ReturnType<typeof createWidthProvider> {
-  shared ??= createWidthProvider(unicode11Provider(unicode11.Unicode11Addon), GLIBC_OVERRIDES);
+  shared ??= createWidthProvider(unicode11Provider(unicode11().Unicode11Addon), GLIBC_OVERRIDES);
   return shared;
 }
 

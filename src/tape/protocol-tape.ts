@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { TapedeckError, ioError } from '../core/errors.js';
-import { numberedLinesOf, readNumberedLines, type NumberedLine } from '../core/lines.js';
+import { eachNumberedLine, numberedLinesOf, type NumberedLine } from '../core/lines.js';
 import { warn } from '../core/warn.js';
 import { limit, limitError, tooDeep } from '../core/limits.js';
 
@@ -44,7 +44,7 @@ export function formatPair(request: string, response: Buffer | string): string {
 export async function readProtocolTape(path: string): Promise<ProtocolTape> {
   const reader = new TapeLines(path);
   try {
-    for await (const l of readNumberedLines(path)) reader.add(l);
+    await eachNumberedLine(path, (l) => reader.add(l));
   } catch (err) {
     if (err instanceof TapedeckError) throw err;
     throw ioError(path, err);
@@ -67,20 +67,22 @@ export function parseProtocolTape(path: string, bytes: Buffer, options: { quiet?
 class TapeLines {
   private pairs: TapePair[] = [];
   private partialLine?: number;
+  /** Read once per tape, not once per pair. */
+  private readonly maxDepth = limit('maxJsonDepth');
   constructor(private readonly path: string) {}
 
   add(l: NumberedLine): void {
     if (l.text.trim() === '') return;
     if (!l.terminated) {
       try {
-        this.pairs.push(parsePairLine(this.path, l.line, l.text, l.byteStart, l.byteEnd));
+        this.pairs.push(parsePairLine(this.path, l, this.maxDepth));
       } catch (err) {
         if (!(err instanceof TapedeckError) || err.code !== 'TD2001') throw err;
         this.partialLine = l.line;
       }
       return;
     }
-    this.pairs.push(parsePairLine(this.path, l.line, l.text, l.byteStart, l.byteEnd));
+    this.pairs.push(parsePairLine(this.path, l, this.maxDepth));
   }
 
   finish(quiet = false): ProtocolTape {
@@ -91,7 +93,7 @@ class TapeLines {
   }
 }
 
-function parsePairLine(file: string, line: number, text: string, byteStart: number, byteEnd: number): TapePair {
+function parsePairLine(file: string, { line, text, byteStart, byteEnd }: NumberedLine, maxDepth: number): TapePair {
   const bad = (what: string) =>
     new TapedeckError('TD2001', `not a valid tape pair: ${what}`, { location: { file, line } });
   let value: unknown;
@@ -106,7 +108,7 @@ function parsePairLine(file: string, line: number, text: string, byteStart: numb
   if (typeof obj.request !== 'string') throw bad(`"request" must be a string, got ${jsonType(obj.request)}`);
   if (!('response' in obj)) throw bad('missing "response"');
   if (typeof obj.response !== 'string') throw bad(`"response" must be a string, got ${jsonType(obj.response)}`);
-  const deep = deepMessage(obj.request) ? 'request' : deepMessage(obj.response) ? 'response' : undefined;
+  const deep = deepMessage(obj.request, maxDepth) ? 'request' : deepMessage(obj.response, maxDepth) ? 'response' : undefined;
   if (deep) throw limitError('maxJsonDepth', `the ${deep} has a JSON message nested more than ${limit('maxJsonDepth')} levels deep`, { file, line });
   let responseBytes: Buffer | undefined;
   if (obj.response_base64 !== undefined) {
@@ -117,8 +119,8 @@ function parsePairLine(file: string, line: number, text: string, byteStart: numb
 }
 
 /** A JSON message line (one starting with { or [) nested past the limit: nothing could compare it. */
-function deepMessage(text: string): boolean {
-  if (text.length < limit('maxJsonDepth')) return false;
+function deepMessage(text: string, maxDepth: number): boolean {
+  if (text.length < maxDepth) return false;
   for (const m of text.split('\n')) {
     const t = m.trimStart();
     if ((t.startsWith('{') || t.startsWith('[')) && tooDeep(m)) return true;

@@ -66,8 +66,6 @@ export interface Command<O extends OptionSpecs = OptionSpecs> {
   help(): string;
   /** Parses argv (everything after the command name) and runs the command. */
   run(argv: string[], io: CliIO): Promise<number>;
-  /** Parses argv without running: the values the run would get. */
-  parse(argv: string[], io: CliIO): CommandContext<O>;
 }
 
 const HELP_OPTION = { help: { type: 'boolean', short: 'h', help: 'print this help' } } as const satisfies OptionSpecs;
@@ -93,7 +91,6 @@ export function defineCommand<const O extends OptionSpecs>(definition: CommandDe
   return {
     definition,
     help,
-    parse,
     async run(argv, io) {
       try {
         // --help wins over any other mistake on the line, as a user asking for help expects.

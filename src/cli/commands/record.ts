@@ -40,10 +40,10 @@ async function record(context: RecordContext): Promise<number> {
   }
   const network = values.transport !== undefined && values.transport !== 'stdio';
   if (network && kind !== 'protocol') throw usageError('record: --transport applies to protocol tapes (.ndjson/.jsonl)');
-  const given = (section: string) => Object.keys(recordOptions).find((k) => (recordOptions[k as keyof typeof recordOptions] as { section?: string }).section === section && values[k as keyof typeof values] !== undefined);
+  // An option of another kind's section (the definition says which) is a mistake, not something to ignore.
   const refuse = (section: string, where: string) => {
-    const option = given(section);
-    if (option) throw usageError(`record: --${option} applies to ${where}`);
+    const option = Object.entries(recordOptions).find(([name, spec]) => 'section' in spec && spec.section === section && values[name as keyof typeof values] !== undefined);
+    if (option) throw usageError(`record: --${option[0]} applies to ${where}`);
   };
   if (kind === 'terminal') {
     refuse(PROTOCOL, 'protocol tapes (.ndjson/.jsonl)');

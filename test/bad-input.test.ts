@@ -1,29 +1,29 @@
 import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { ROOT, tapedeck, useTempDirs } from './helpers/cli.js';
+import { ROOT, tapedeck, tapedeckInProcess, useTempDirs } from './helpers/cli.js';
 
-/** Bad input gets a clear message naming what is wrong and exit 2, and nothing is lost. */
+/** Bad input gets a clear message naming what is wrong and exit 2, and nothing is lost (the CLI in-process: no process boundary needed). */
 const temp = useTempDirs();
 const AGENT = ['--', 'node', join(ROOT, 'examples/agent-server.mjs')];
 
 describe('bad input is exit 2 with a clear message', () => {
   test('an unknown option of explain or version, instead of being ignored', async () => {
-    const [explain, version] = await Promise.all([tapedeck(['explain', '--jsn', 'TD1001']), tapedeck(['version', '--verbose'])]);
+    const [explain, version] = await Promise.all([tapedeckInProcess(['explain', '--jsn', 'TD1001']), tapedeckInProcess(['version', '--verbose'])]);
     expect([explain.code, version.code]).toEqual([2, 2]);
     expect(explain.stderr).toContain('explain: unknown option --jsn');
     expect(version.stderr).toContain('version: unknown option --verbose');
   });
 
   test('a JSONPath whose filter does not parse, before anything runs', async () => {
-    const res = await tapedeck(['replay', join(ROOT, 'goldens/agent-server.ndjson'), '--ignore', '$[?(@.kind ==)]', ...AGENT]);
+    const res = await tapedeckInProcess(['replay', join(ROOT, 'goldens/agent-server.ndjson'), '--ignore', '$[?(@.kind ==)]', ...AGENT]);
     expect(res.code).toBe(2);
     expect(res.stderr).toContain('--ignore: invalid JSONPath "$[?(@.kind ==)]"');
     expect(res.stderr).not.toContain('internal error');
   });
 
   test('timeouts beyond what a timer can hold', async () => {
-    const res = await tapedeck(['replay', join(ROOT, 'goldens/agent-server.ndjson'), '--timeout-ms', '3000000000', ...AGENT]);
+    const res = await tapedeckInProcess(['replay', join(ROOT, 'goldens/agent-server.ndjson'), '--timeout-ms', '3000000000', ...AGENT]);
     expect(res.code).toBe(2);
     expect(res.stderr).toContain('--timeout-ms expects a whole number from 1 to 2147483647');
   });
@@ -32,7 +32,7 @@ describe('bad input is exit 2 with a clear message', () => {
     const dir = temp();
     const cast = join(dir, 'big.cast');
     writeFileSync(cast, '{"version": 2, "width": 20, "height": 4, "command": "true"}\n[0.1, "r", "20000x5"]\n');
-    const res = await tapedeck(['replay', cast]);
+    const res = await tapedeckInProcess(['replay', cast]);
     expect(res.code).toBe(2);
     expect(res.stderr).toContain(`${cast}:2: resize event data must be "COLSxROWS" with sizes from 1 to 10000`);
   });
@@ -45,7 +45,7 @@ describe('bad input is exit 2 with a clear message', () => {
       [{ kind: 'k', confidence: 1, alternatives: [{ label: 'l', diff: '', rationale: 'r' }] }, 'fix.alternatives[0].confidence must be a number from 0 to 1'],
     ];
     for (const [fix, message] of cases) {
-      const res = await tapedeck(['fix', '--apply', '--from-stdin'], { input: `${JSON.stringify({ ...base, fix })}\n` });
+      const res = await tapedeckInProcess(['fix', '--apply', '--from-stdin'], { input: `${JSON.stringify({ ...base, fix })}\n` });
       expect(res.code).toBe(2);
       expect(res.stderr).toContain(`<stdin>:1: not a valid envelope: ${message}`);
     }
@@ -55,7 +55,7 @@ describe('bad input is exit 2 with a clear message', () => {
     const dir = temp();
     mkdirSync(join(dir, 'goldens'));
     writeFileSync(join(dir, 'goldens/a.txt.new'), 'x\n');
-    const res = await tapedeck(['review', '--accept', 'goldens/a.txt', 'goldens/nosuch.txt'], { cwd: dir });
+    const res = await tapedeckInProcess(['review', '--accept', 'goldens/a.txt', 'goldens/nosuch.txt'], { cwd: dir });
     expect(res.code).toBe(2);
     expect(res.stderr).toContain('review: goldens/nosuch.txt: no such golden or pending candidate');
     expect(existsSync(join(dir, 'goldens/a.txt.new'))).toBe(true); // nothing accepted

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import pngjs from 'pngjs';
 import { CHROMIUM_ARGS, chromiumPath } from '../src/render/renderer-browser.js';
-import { tapedeck, tempDir } from './helpers/cli.js';
+import { tapedeck, tapedeckInProcess, tempDir } from './helpers/cli.js';
 
 /**
  * What a cast's header and markers carry through tapedeck: markers with an
@@ -45,10 +45,10 @@ describe('markers with empty labels', () => {
   it('are addressed as #N (1-based) by snapshot and screenshot', async () => {
     const cast = themed();
     const [first, second, named, missing] = await Promise.all([
-      tapedeck(['snapshot', cast, '--at', '#1']),
-      tapedeck(['snapshot', cast, '--at', '#2']),
-      tapedeck(['snapshot', cast, '--at', '#3']),
-      tapedeck(['snapshot', cast, '--at', '#4']),
+      tapedeckInProcess(['snapshot', cast, '--at', '#1']),
+      tapedeckInProcess(['snapshot', cast, '--at', '#2']),
+      tapedeckInProcess(['snapshot', cast, '--at', '#3']),
+      tapedeckInProcess(['snapshot', cast, '--at', '#4']),
     ]);
     expect(first.stdout).toContain('first 😀');
     expect(first.stdout).not.toContain('second');

@@ -6,7 +6,7 @@ import { describe, expect, test } from 'vitest';
 import { readCast } from '../src/tape/asciicast-read.js';
 import { spawnTerminal } from '../src/index.js';
 import { CHROMIUM_ARGS, chromiumPath } from '../src/render/renderer-browser.js';
-import { ROOT, tapedeck, useTempDirs } from './helpers/cli.js';
+import { ROOT, tapedeck, tapedeckInProcess, useTempDirs } from './helpers/cli.js';
 
 const V3 = join(ROOT, 'test/fixtures/casts/v3.cast');
 
@@ -77,12 +77,12 @@ describe('tapedeck export', () => {
 
   test('bad input: unknown format, malformed cast', async () => {
     const dir = temp();
-    const bad = await tapedeck(['export', V3, '--format', 'gif', '--out', join(dir, 'x')]);
+    const bad = await tapedeckInProcess(['export', V3, '--format', 'gif', '--out', join(dir, 'x')]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--format must be asciicast, v2, v3, html or webm');
     const broken = join(dir, 'broken.cast');
     writeFileSync(broken, '{"version": 2, "width": 10, "height": 2}\n[0.1, "o"\n');
-    const res = await tapedeck(['export', broken, '--format', 'v3', '--out', join(dir, 'y.cast')]);
+    const res = await tapedeckInProcess(['export', broken, '--format', 'v3', '--out', join(dir, 'y.cast')]);
     expect(res.code).toBe(2);
     expect(res.stderr).toContain(`${broken}:2:`);
   });

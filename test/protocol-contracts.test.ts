@@ -1,7 +1,7 @@
 import { copyFileSync, mkdirSync, readFileSync, realpathSync, symlinkSync, lstatSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { AGENT_SERVER, CLI, ROOT, run, tapedeck, useTempDirs } from './helpers/cli.js';
+import { AGENT_SERVER, CLI, ROOT, run, tapedeck, tapedeckInProcess, useTempDirs } from './helpers/cli.js';
 
 /** Issue 13's CLI contracts: pipes, empty tapes, limits, sessions, review scope, symlinks, seed-001 fix. */
 const temp = useTempDirs();
@@ -36,10 +36,10 @@ describe('output and input contracts', () => {
     const dir = temp();
     const tape = join(dir, 'empty.ndjson');
     writeFileSync(tape, '\n');
-    const res = await tapedeck(['replay', tape, '--', ...ECHO]);
+    const res = await tapedeckInProcess(['replay', tape, '--', ...ECHO]);
     expect(res.code).toBe(2);
     expect(res.stderr).toContain(`${tape}: the tape has no pairs`);
-    const allowed = await tapedeck(['replay', tape, '--allow-empty', '--', ...ECHO]);
+    const allowed = await tapedeckInProcess(['replay', tape, '--allow-empty', '--', ...ECHO]);
     expect(allowed.code).toBe(0);
   });
 
@@ -136,11 +136,11 @@ describe('review and symlinked goldens', () => {
       writeFileSync(join(dir, sub, 't.ndjson'), 'old\n');
       writeFileSync(join(dir, sub, 't.ndjson.new'), 'new\n');
     }
-    const res = await tapedeck(['review', 'a', '--accept', 'all'], { cwd: dir });
+    const res = await tapedeckInProcess(['review', 'a', '--accept', 'all'], { cwd: dir });
     expect(res.code).toBe(0);
     expect(readFileSync(join(dir, 'a/t.ndjson'), 'utf8')).toBe('new\n');
     expect(readFileSync(join(dir, 'b/t.ndjson'), 'utf8')).toBe('old\n');
-    const again = await tapedeck(['review', 'a', '--accept', 'all'], { cwd: dir });
+    const again = await tapedeckInProcess(['review', 'a', '--accept', 'all'], { cwd: dir });
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('nothing pending under a');
   });
@@ -188,17 +188,17 @@ describe('fix per seed 001', () => {
     const b = join(dir, 'b.txt');
     for (const f of [a, b]) writeFileSync(f, 'one\ntwo\nthree\n');
     const input = [envelopeFor(a), envelopeFor(b)].map((e) => JSON.stringify(e)).join('\n');
-    const res = await tapedeck(['fix', '--apply', a], { input: `${input}\n` });
+    const res = await tapedeckInProcess(['fix', '--apply', a], { input: `${input}\n` });
     expect(res.code).toBe(0);
     expect(res.stderr).toContain('Applied 1 fix(es) (MT4099 ×1)');
     expect(readFileSync(a, 'utf8')).toBe('one\nTWO\nthree\n');
     expect(readFileSync(b, 'utf8')).toBe('one\ntwo\nthree\n');
 
     const low = envelopeFor(b, { fix: { kind: 'other', confidence: 0.8, alternatives: [{ ...envelopeFor(b).fix.alternatives[0], confidence: 0.8 }] } });
-    const below = await tapedeck(['fix', '--apply', '--from-stdin'], { input: `${JSON.stringify(low)}\n` });
+    const below = await tapedeckInProcess(['fix', '--apply', '--from-stdin'], { input: `${JSON.stringify(low)}\n` });
     expect(below.code).toBe(1);
     expect(below.stderr).toContain('confidence 0.8 is below the threshold 0.85');
-    const v2 = await tapedeck(['fix', '--apply', '--from-stdin'], { input: `${JSON.stringify({ ...envelopeFor(b), schema_version: '2.0' })}\n` });
+    const v2 = await tapedeckInProcess(['fix', '--apply', '--from-stdin'], { input: `${JSON.stringify({ ...envelopeFor(b), schema_version: '2.0' })}\n` });
     expect(v2.code).toBe(2);
   });
 });

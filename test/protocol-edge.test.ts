@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { applyEnvelopes } from '../src/core/apply-fixes.js';
 import type { DiagnosticEnvelope } from '../src/core/envelope.js';
-import { ROOT, run, tapedeck, useTempDirs, CLI } from './helpers/cli.js';
+import { CLI, ROOT, run, tapedeck, tapedeckInProcess, useTempDirs } from './helpers/cli.js';
 
 const temp = useTempDirs();
 const fixture = (name: string) => ['node', join(ROOT, 'test/fixtures', name)];
@@ -66,7 +66,7 @@ describe('protocol edge cases', () => {
     writeFileSync(good, `${JSON.stringify({ request: '{"op":"x"}', response: '{"kind":"done","exit_code":0}\n' })}\n`);
     writeFileSync(needsSecret, `${JSON.stringify({ request: '{"op":"x","token":"{{tapedeck.env.NO_SUCH_SECRET}}"}', response: '{"kind":"done","exit_code":0}\n' })}\n`);
     const log = join(dir, 'started.log');
-    const res = await tapedeck(['replay', good, needsSecret, '--jobs', '1', '--', 'bash', '-c', `echo started >> ${log}; cat >/dev/null`], { env: { NO_SUCH_SECRET: undefined } });
+    const res = await tapedeckInProcess(['replay', good, needsSecret, '--jobs', '1', '--', 'bash', '-c', `echo started >> ${log}; cat >/dev/null`], { env: { NO_SUCH_SECRET: undefined } });
     expect(res.code).toBe(2);
     expect(res.stderr).toContain(`${needsSecret}:1: the tape has a redacted value for NO_SUCH_SECRET`);
     expect(() => readFileSync(log)).toThrow();

@@ -2,7 +2,7 @@ import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { Normaliser } from '../src/index.js';
-import { AGENT_SERVER, ROOT, tapedeck, useTempDirs } from './helpers/cli.js';
+import { AGENT_SERVER, ROOT, tapedeck, tapedeckInProcess, useTempDirs } from './helpers/cli.js';
 
 /** Issue 13: scoped normalisers, key-order-insensitive comparison, serve's closest match and passthrough. */
 const temp = useTempDirs();
@@ -37,7 +37,7 @@ describe('scoped normalisers and key order', () => {
     expect(res.stderr).toContain(`${tape}:4: pair 4: response drifted`);
 
     writeFileSync(join(dir, 'tapedeck.config.json'), JSON.stringify({ scoped: [{ ignore: ['$.x'] }] }));
-    const bad = await tapedeck(['replay', tape, '--', ...ECHO], { cwd: dir });
+    const bad = await tapedeckInProcess(['replay', tape, '--', ...ECHO], { cwd: dir });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('tapedeck.config.json:1');
     expect(bad.stderr).toContain('"scoped" entries need "method", "tool" or "op"');

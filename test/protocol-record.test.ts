@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { AGENT_SERVER, CLI, EVERYTHING_SERVER, ROOT, run, tapedeck, useTempDirs } from './helpers/cli.js';
+import { AGENT_SERVER, CLI, EVERYTHING_SERVER, ROOT, run, tapedeck, tapedeckInProcess, useTempDirs } from './helpers/cli.js';
 
 const AGENT_CLIENT = ['node', join(ROOT, 'examples/agent-client.mjs'), join(ROOT, 'examples/agent-requests.ndjson'), '--'];
 const RPC_CLIENT = ['node', join(ROOT, 'examples/jsonrpc-client.mjs')];
@@ -110,16 +110,16 @@ describe('tapedeck record (protocol tap)', () => {
   });
 
   test('usage errors exit 2 with a message, and a command that cannot start exits 2', async () => {
-    const noOut = await tapedeck(['record', '--', 'node']);
+    const noOut = await tapedeckInProcess(['record', '--', 'node']);
     expect(noOut.code).toBe(2);
     expect(noOut.stderr).toContain('--out FILE is required');
     const dir = temp();
     const tape = join(dir, 't.ndjson');
-    const missing = await tapedeck(['record', '--out', tape, '--', '/no/such/server']);
+    const missing = await tapedeckInProcess(['record', '--out', tape, '--', '/no/such/server']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('cannot start /no/such/server: command not found');
     expect(missing.stderr).not.toMatch(/\n\s+at /); // no stack trace
-    const badBoundary = await tapedeck(['record', '--out', tape, '--boundary', 'sometimes', '--', 'cat']);
+    const badBoundary = await tapedeckInProcess(['record', '--out', tape, '--boundary', 'sometimes', '--', 'cat']);
     expect(badBoundary.code).toBe(2);
     expect(badBoundary.stderr).toContain('--boundary must be auto, done, jsonrpc or idle:MS');
     expect(existsSync(tape)).toBe(false);

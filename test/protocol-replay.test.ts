@@ -3,7 +3,7 @@ import { runs } from './helpers/soak.js';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { replayProtocolTape, Normaliser } from '../src/index.js';
-import { AGENT_SERVER, EVERYTHING_SERVER, ROOT, tapedeck, useTempDirs } from './helpers/cli.js';
+import { AGENT_SERVER, EVERYTHING_SERVER, ROOT, tapedeck, tapedeckInProcess, useTempDirs } from './helpers/cli.js';
 
 const AGENT_GOLDEN = join(ROOT, 'goldens/agent-server.ndjson');
 const MCP_GOLDEN = join(ROOT, 'goldens/mcp-everything.ndjson');
@@ -95,7 +95,7 @@ describe('tapedeck replay (protocol)', () => {
     expect(JSON.parse(diff.split('\n')[4].slice(1)).response).toContain('"lang":"en"');
     expect(summary).toMatchObject({ kind: 'summary', tapes: 1, pairs: 7, drifts: 1, exit_code: 1 });
 
-    const explain = await tapedeck(['explain', 'TD1001']);
+    const explain = await tapedeckInProcess(['explain', 'TD1001']);
     expect(explain.code).toBe(0);
     expect(explain.stdout).toContain('TD1001: response drifted');
     expect(explain.stdout).toContain('--ignore JSONPATH');
@@ -136,16 +136,16 @@ describe('tapedeck replay (protocol)', () => {
       const tape = join(dir, `bad${i}.ndjson`);
       writeFileSync(tape, content);
       const marker = join(dir, `started${i}`);
-      const res = await tapedeck(['replay', tape, '--', 'bash', '-c', `touch ${marker}; cat`]);
+      const res = await tapedeckInProcess(['replay', tape, '--', 'bash', '-c', `touch ${marker}; cat`]);
       expect(res.code, content).toBe(2);
       expect(res.stderr).toContain(`${tape}${message}`);
       expect(res.stderr).not.toMatch(/\n\s+at /);
       expect(() => readFileSync(marker)).toThrow();
     }
-    const missing = await tapedeck(['replay', join(dir, 'nope.ndjson'), '--', 'cat']);
+    const missing = await tapedeckInProcess(['replay', join(dir, 'nope.ndjson'), '--', 'cat']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain(`${join(dir, 'nope.ndjson')}: cannot read: no such file`);
-    const noCmd = await tapedeck(['replay', AGENT_GOLDEN, '--', '/no/such/server']);
+    const noCmd = await tapedeckInProcess(['replay', AGENT_GOLDEN, '--', '/no/such/server']);
     expect(noCmd.code).toBe(2);
     expect(noCmd.stderr).toContain('cannot start /no/such/server: command not found');
   });
@@ -210,10 +210,10 @@ describe('tapedeck replay (protocol)', () => {
     expect(readFileSync(tape, 'utf8')).toBe(before);
 
     writeFileSync(join(dir, 'tapedeck.config.json'), '{\n  "ignore": ["$.a"],\n  "filter": [42]\n}\n');
-    const bad = await tapedeck(['replay', tape, '--', ...changed], { cwd: dir });
+    const bad = await tapedeckInProcess(['replay', tape, '--', ...changed], { cwd: dir });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('tapedeck.config.json:3: "filter" entries must be strings or objects');
-    const badPath = await tapedeck(['replay', tape, '--ignore', 'result.version', '--', ...changed]);
+    const badPath = await tapedeckInProcess(['replay', tape, '--ignore', 'result.version', '--', ...changed]);
     expect(badPath.code).toBe(2);
     expect(badPath.stderr).toContain('--ignore expects a JSONPath starting with $');
   });
@@ -231,7 +231,7 @@ describe('tapedeck replay (protocol)', () => {
     expect(shard1.stderr).not.toContain('b.ndjson');
     expect(shard2.stderr).toContain('b.ndjson');
     expect(shard2.stderr).toContain('1 tape(s)');
-    const none = await tapedeck(['replay', join(dir, '*.jsonl'), '--', ...AGENT_SERVER]);
+    const none = await tapedeckInProcess(['replay', join(dir, '*.jsonl'), '--', ...AGENT_SERVER]);
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('no tape matches');
   });

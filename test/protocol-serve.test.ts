@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { AGENT_SERVER, CLI, ROOT, run, tapedeck, useTempDirs } from './helpers/cli.js';
+import { AGENT_SERVER, CLI, ROOT, run, tapedeck, tapedeckInProcess, useTempDirs } from './helpers/cli.js';
 
 const AGENT_GOLDEN = join(ROOT, 'goldens/agent-server.ndjson');
 const MCP_GOLDEN = join(ROOT, 'goldens/mcp-everything.ndjson');
@@ -81,7 +81,7 @@ describe('tapedeck serve (stand-in server)', () => {
     const dir = temp();
     const tape = join(dir, 'bad.ndjson');
     writeFileSync(tape, '{"request":"x","response":"y"}\nnot json\n');
-    const res = await tapedeck(['serve', tape], { input: 'x\n' });
+    const res = await tapedeckInProcess(['serve', tape], { input: 'x\n' });
     expect(res.code).toBe(2);
     expect(res.stdout).toBe('');
     expect(res.stderr).toContain(`${tape}:2: not a valid tape pair: invalid JSON`);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLI, ROOT, processAlive, run, tapedeck, useTempDirs } from './helpers/cli.js';
+import { CLI, processAlive, ROOT, run, tapedeck, tapedeckInProcess, useTempDirs } from './helpers/cli.js';
 import { terminalSafe } from '../src/core/terminal-safe.js';
 import { redact } from '../src/core/redact.js';
 
@@ -22,7 +22,7 @@ describe('a tape from outside the project does not run its command', () => {
     const project = join(dir, 'project');
     mkdirSync(join(project, 'goldens'), { recursive: true });
 
-    const refused = await tapedeck(['replay', join(downloads, 'evil.cast')], { cwd: project });
+    const refused = await tapedeckInProcess(['replay', join(downloads, 'evil.cast')], { cwd: project });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('the tape is not in this project');
     expect(refused.stderr).toContain(`sh -c "touch ${marker}"`);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { run, tapedeck, useTempDirs, CLI } from './helpers/cli.js';
+import { CLI, run, tapedeck, tapedeckInProcess, useTempDirs } from './helpers/cli.js';
 import { readProtocolTape } from '../src/tape/protocol-tape.js';
 import { withFileLock, lockPathFor } from '../src/core/file-lock.js';
 import { rewriteTape } from '../src/replayer/update.js';
@@ -172,7 +172,7 @@ describe('recording on a full disk keeps complete pairs', () => {
     expect(r.stderr).toContain('2 complete pair(s)');
     // A cut line in the middle is still bad input.
     writeFileSync(tape, `${pair(1)}\n${pair(2).slice(0, 30)}\n${pair(3)}\n`);
-    const bad = await tapedeck(['replay', tape, '--', 'node', echo], { cwd: dir });
+    const bad = await tapedeckInProcess(['replay', tape, '--', 'node', echo], { cwd: dir });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain(`${tape}:2:`);
   });

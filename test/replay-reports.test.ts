@@ -1,7 +1,7 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { ROOT, tapedeck, useTempDirs } from './helpers/cli.js';
+import { ROOT, tapedeck, tapedeckInProcess, useTempDirs } from './helpers/cli.js';
 
 const temp = useTempDirs();
 
@@ -27,7 +27,7 @@ describe('replay reports for CI and reviewers', () => {
     expect(xml).toContain('<testcase classname="tapedeck.protocol" name="goldens/agent.ndjson" file="goldens/agent.ndjson"');
     expect(xml).toContain('<failure message="1 drift(s) in 7 pairs: server exited (exit code 3) before completing this response" type="TD1003">');
     expect(xml).toContain('agent-server: panic while handling explain');
-    const bad = await tapedeck(['replay', 'goldens/agent.ndjson', '--reporter', 'tap', '--out', 'x', ...server], { cwd: dir });
+    const bad = await tapedeckInProcess(['replay', 'goldens/agent.ndjson', '--reporter', 'tap', '--out', 'x', ...server], { cwd: dir });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--reporter supports junit');
   });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { spawnTerminal } from '../src/index.js';
 import { replayProtocolTape } from '../src/replayer/protocol.js';
-import { AGENT_SERVER, CLI, ROOT, run, tapedeck, useTempDirs } from './helpers/cli.js';
+import { AGENT_SERVER, CLI, ROOT, run, tapedeck, tapedeckInProcess, useTempDirs } from './helpers/cli.js';
 
 const AGENT_GOLDEN = join(ROOT, 'goldens/agent-server.ndjson');
 
@@ -30,16 +30,16 @@ describe('tapedeck fix --apply --from-stdin', () => {
     const envelopes = replay.stdout;
     expect(envelopes.trim().split('\n')).toHaveLength(2); // two envelopes, nothing else on stdout
 
-    const strict = await tapedeck(['fix', '--apply', '--from-stdin', '--threshold', '0.9'], { input: envelopes });
+    const strict = await tapedeckInProcess(['fix', '--apply', '--from-stdin', '--threshold', '0.9'], { input: envelopes });
     expect(strict.code).toBe(1);
     expect(strict.stderr).toContain('confidence 0.6 is below the threshold 0.9');
     expect(readFileSync(tape, 'utf8')).toBe(readFileSync(AGENT_GOLDEN, 'utf8'));
 
     // Seed 001's default threshold (0.85) leaves accepting drift (0.6) to an explicit option.
-    const plain = await tapedeck(['fix', '--apply', '--from-stdin'], { input: envelopes });
+    const plain = await tapedeckInProcess(['fix', '--apply', '--from-stdin'], { input: envelopes });
     expect(plain.code).toBe(1);
     expect(plain.stderr).toContain('confidence 0.6 is below the threshold 0.85');
-    const fix = await tapedeck(['fix', '--apply', '--from-stdin', '--accept-drift'], { input: envelopes });
+    const fix = await tapedeckInProcess(['fix', '--apply', '--from-stdin', '--accept-drift'], { input: envelopes });
     expect(fix.stderr).toContain(`applied TD1001 — accept the live response (${tape}:3)`);
     expect(fix.stderr).toContain('Applied 2 fix(es) (TD1001 ×2); 0 not applied');
     expect(fix.code).toBe(0);
@@ -47,7 +47,7 @@ describe('tapedeck fix --apply --from-stdin', () => {
     expect(clean.code).toBe(0);
 
     // The same envelopes again: the old lines are gone, so nothing is forced in.
-    const stale = await tapedeck(['fix', '--apply', '--from-stdin', '--accept-drift'], { input: envelopes });
+    const stale = await tapedeckInProcess(['fix', '--apply', '--from-stdin', '--accept-drift'], { input: envelopes });
     expect(stale.code).toBe(1);
     expect(stale.stderr).toContain('do not match (stale diff)');
     expect(stale.stderr).toContain('Applied 0 fix(es); 2 not applied');
@@ -58,10 +58,10 @@ describe('tapedeck fix --apply --from-stdin', () => {
     const tape = join(dir, 'agent.ndjson');
     copyFileSync(AGENT_GOLDEN, tape);
     const replay = await tapedeck(['replay', tape, '--json', '--', ...changedServer(dir)]);
-    const none = await tapedeck(['fix', '--apply', '--from-stdin', '--code', 'TD1004'], { input: replay.stdout });
+    const none = await tapedeckInProcess(['fix', '--apply', '--from-stdin', '--code', 'TD1004'], { input: replay.stdout });
     expect(none.stderr).toContain('Applied 0 fix(es); 0 not applied');
     expect(readFileSync(tape, 'utf8')).toBe(readFileSync(AGENT_GOLDEN, 'utf8'));
-    const bad = await tapedeck(['fix', '--apply', '--from-stdin'], { input: '{"schema_version":"1.0"\n' });
+    const bad = await tapedeckInProcess(['fix', '--apply', '--from-stdin'], { input: '{"schema_version":"1.0"\n' });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('<stdin>:1: not JSON');
   });
@@ -97,26 +97,26 @@ describe('pending goldens and tapedeck review', () => {
   test('lists pending goldens with diffs, then accepts and rejects them by path or all', async () => {
     const dir = temp();
     pendingProject(dir);
-    const list = await tapedeck(['review'], { cwd: dir });
+    const list = await tapedeckInProcess(['review'], { cwd: dir });
     expect(list.code).toBe(0);
     expect(list.stdout).toContain('== goldens/screens/a.txt\n--- a/goldens/screens/a.txt\n+++ b/goldens/screens/a.txt');
     expect(list.stdout).toContain('-old screen\n+new screen');
     expect(list.stdout).toContain('== goldens/screens/b.txt (new)');
     expect(list.stdout).toContain('== goldens/screens/c.png (image)');
     expect(list.stderr).toContain('3 pending golden(s)');
-    const json = await tapedeck(['review', '--json'], { cwd: dir });
+    const json = await tapedeckInProcess(['review', '--json'], { cwd: dir });
     expect(JSON.parse(json.stdout).result.pending.map((p: { golden: string }) => p.golden)).toEqual(['goldens/screens/a.txt', 'goldens/screens/b.txt', 'goldens/screens/c.png']);
 
-    const reject = await tapedeck(['review', '--reject', 'goldens/screens/c.png'], { cwd: dir });
+    const reject = await tapedeckInProcess(['review', '--reject', 'goldens/screens/c.png'], { cwd: dir });
     expect(reject.code).toBe(0);
     expect(existsSync(join(dir, 'goldens/screens/c.png.new'))).toBe(false);
     expect(existsSync(join(dir, 'goldens/screens/c.diff.png'))).toBe(false);
     expect(existsSync(join(dir, 'goldens/screens/c.png'))).toBe(true);
-    const accept = await tapedeck(['review', '--accept', 'all'], { cwd: dir });
+    const accept = await tapedeckInProcess(['review', '--accept', 'all'], { cwd: dir });
     expect(accept.stderr).toContain('accepted goldens/screens/a.txt');
     expect(readFileSync(join(dir, 'goldens/screens/a.txt'), 'utf8')).toBe('new screen\n');
     expect(readFileSync(join(dir, 'goldens/screens/b.txt'), 'utf8')).toBe('brand new\n');
-    expect((await tapedeck(['review', '--json'], { cwd: dir })).stdout).toContain('"pending":[]');
+    expect((await tapedeckInProcess(['review', '--json'], { cwd: dir })).stdout).toContain('"pending":[]');
   });
 
   test('interactive review on a terminal: y accepts, n rejects', async () => {

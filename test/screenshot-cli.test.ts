@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { comparePngs } from '../src/render/pixel-diff.js';
-import { ROOT, tapedeck, tempDir } from './helpers/cli.js';
+import { ROOT, tapedeck, tapedeckInProcess, tempDir } from './helpers/cli.js';
 
 const CAST = 'test/fixtures/screens/styles.cast';
 const GOLDEN = join(ROOT, 'goldens/screenshots/cli/styles-at-drawn.png');
@@ -44,16 +44,16 @@ describe('tapedeck screenshot', () => {
 
   it('bad input is a usage error naming file:line (exit 2)', async () => {
     const out = join(temp.dir, 'never.png');
-    const malformed = await tapedeck(['screenshot', 'test/fixtures/screens/malformed.cast', '--out', out]);
+    const malformed = await tapedeckInProcess(['screenshot', 'test/fixtures/screens/malformed.cast', '--out', out]);
     expect(malformed.code).toBe(2);
     expect(malformed.stderr).toMatch(/^tapedeck: test\/fixtures\/screens\/malformed\.cast:3: /);
-    const marker = await tapedeck(['screenshot', CAST, '--at', 'nope', '--out', out, '--json']);
+    const marker = await tapedeckInProcess(['screenshot', CAST, '--at', 'nope', '--out', out, '--json']);
     expect(marker.code).toBe(2);
     expect(JSON.parse(marker.stdout)).toMatchObject({ ok: false, command: 'screenshot', error: { code: 'MARKER_NOT_FOUND' } });
-    const profile = await tapedeck(['screenshot', CAST, '--profile', 'neon', '--out', out]);
+    const profile = await tapedeckInProcess(['screenshot', CAST, '--profile', 'neon', '--out', out]);
     expect(profile.code).toBe(2);
     expect(profile.stderr).toContain('unknown render profile "neon"');
-    expect((await tapedeck(['screenshot', CAST])).code).toBe(2);
+    expect((await tapedeckInProcess(['screenshot', CAST])).code).toBe(2);
     expect(existsSync(out)).toBe(false);
   });
 

@@ -2,7 +2,7 @@ import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { readCast } from '../src/tape/asciicast-read.js';
-import { ROOT, run, CLI, tapedeck, useTempDirs } from './helpers/cli.js';
+import { CLI, ROOT, run, tapedeck, tapedeckInProcess, useTempDirs } from './helpers/cli.js';
 
 const temp = useTempDirs();
 
@@ -40,7 +40,7 @@ describe('terminal recording keeps what happened', () => {
 describe('cast tools on bad input', () => {
   test('snapshot of a directory is an IO error naming it', async () => {
     const dir = temp();
-    const res = await tapedeck(['snapshot', dir]);
+    const res = await tapedeckInProcess(['snapshot', dir]);
     expect(res.code).toBe(2);
     expect(res.stderr).toContain(dir);
     expect(res.stderr).not.toContain('internal error');
@@ -50,7 +50,7 @@ describe('cast tools on bad input', () => {
     const dir = temp();
     const cast = join(dir, 'huge.cast');
     writeFileSync(cast, '{"version": 2, "width": 20000, "height": 20000}\n[0.1, "o", "x"]\n');
-    const res = await tapedeck(['snapshot', cast]);
+    const res = await tapedeckInProcess(['snapshot', cast]);
     expect(res.code).toBe(2);
     expect(res.stderr).toContain(`${cast}:1: asciicast v2 header: width/height must be whole numbers from 1 to 10000`);
   });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { readCast } from '../src/index.js';
 import { recordScript } from '../src/recorder/terminal-script.js';
 import { spawnTerminal } from '../src/session/index.js';
-import { ROOT, tapedeck, tempDir } from './helpers/cli.js';
+import { ROOT, tapedeck, tapedeckInProcess, tempDir } from './helpers/cli.js';
 import { BASH, BASH_ENV } from './helpers/terminal-tapes.js';
 
 const { dir, cleanup } = tempDir('tapedeck-terminal-cli-');
@@ -40,7 +40,7 @@ describe('tapedeck replay with terminal tapes', () => {
     expect(counts.map((c) => c.tapes)).toEqual([2, 2]);
     expect(counts[0].steps + counts[1].steps).toBe(16);
     expect(counts[0].pairs + counts[1].pairs).toBe(7);
-    const noCommand = await tapedeck(['replay', 'goldens/agent-server.ndjson', GOLDENS[0]]);
+    const noCommand = await tapedeckInProcess(['replay', 'goldens/agent-server.ndjson', GOLDENS[0]]);
     expect(noCommand.code).toBe(2);
     expect(noCommand.stderr).toMatch(/protocol tapes need the server command after --/);
   });
@@ -100,23 +100,23 @@ describe('tapedeck replay with terminal tapes', () => {
   it('exit 2 for a malformed cast (file:line), a cast without a command, and a bad mask', async () => {
     const bad = join(dir, 'bad.cast');
     writeFileSync(bad, '{"version": 3, "term": {"cols": 20, "rows": 4}}\n[0.1, "o", "hi"]\n[0.1, "r", "wide"]\n');
-    const malformed = await tapedeck(['replay', bad, GOLDENS[0]]);
+    const malformed = await tapedeckInProcess(['replay', bad, GOLDENS[0]]);
     expect(malformed.code).toBe(2);
     expect(malformed.stderr).toBe(`tapedeck: ${bad}:3: resize event data must be "COLSxROWS" with sizes from 1 to 10000, got "wide"\n`);
 
     const noCommand = join(dir, 'asciinema-2.2-no-size.cast');
     copyFileSync(join(ROOT, 'test/fixtures/casts/asciinema-2.2-no-size.cast'), noCommand);
-    const missing = await tapedeck(['replay', noCommand]);
+    const missing = await tapedeckInProcess(['replay', noCommand]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/does not record its command; give it after --/);
 
-    const rect = await tapedeck(['replay', GOLDENS[0], '--mask-rect', '1,2']);
+    const rect = await tapedeckInProcess(['replay', GOLDENS[0], '--mask-rect', '1,2']);
     expect(rect.code).toBe(2);
     expect(rect.stderr).toMatch(/--mask-rect expects ROW,COL,WIDTH\[,HEIGHT\]/);
     const project = join(dir, 'badconfig');
     mkdirSync(project);
     writeFileSync(join(project, 'tapedeck.config.json'), '{\n  "mask": [\n    "ok",\n    {"row": 1, "col": -1, "width": 3}\n  ]\n}\n');
-    const config = await tapedeck(['replay', join(ROOT, GOLDENS[0])], { cwd: project });
+    const config = await tapedeckInProcess(['replay', join(ROOT, GOLDENS[0])], { cwd: project });
     expect(config.code).toBe(2);
     expect(config.stderr).toMatch(/^tapedeck: tapedeck\.config\.json:4: "mask": a rectangle needs "row" and "col"/);
   });

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { AGENT_SERVER, ROOT, run, tapedeck, useTempDirs } from './helpers/cli.js';
+import { AGENT_SERVER, ROOT, run, tapedeck, tapedeckInProcess, useTempDirs } from './helpers/cli.js';
 import { startTapedeck } from './helpers/net.js';
 import '../src/matchers/index.js';
 
@@ -85,7 +85,7 @@ describe('seed 000 over HTTP', () => {
   });
 
   test('a pair recorded with a bearer token needs --auth-token to replay (exit 2 naming the line)', async () => {
-    const res = await tapedeck(['replay', GOLDEN, '--transport', 'http', '--', ...SERVER_HTTP]);
+    const res = await tapedeckInProcess(['replay', GOLDEN, '--transport', 'http', '--', ...SERVER_HTTP]);
     expect(res.code).toBe(2);
     expect(res.stderr).toContain(`${GOLDEN}:1: this pair was recorded with a bearer token: give --auth-token`);
   });

@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync
 import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { AGENT_SERVER, ROOT, run, tapedeck, useTempDirs } from './helpers/cli.js';
+import { AGENT_SERVER, ROOT, run, tapedeck, tapedeckInProcess, useTempDirs } from './helpers/cli.js';
 import { startTapedeck } from './helpers/net.js';
 import '../src/matchers/index.js';
 
@@ -84,7 +84,7 @@ describe('seed 000 over a Unix socket', () => {
     const clean = await tapedeck(['replay', GOLDEN, '--', ...SERVER_UNIX]);
     expect(clean.stderr).toContain('0 drift(s)');
     expect(clean.code).toBe(0);
-    const stdioCommand = await tapedeck(['replay', GOLDEN, '--', ...AGENT_SERVER]);
+    const stdioCommand = await tapedeckInProcess(['replay', GOLDEN, '--', ...AGENT_SERVER]);
     expect(stdioCommand.code).toBe(2);
     expect(stdioCommand.stderr).toContain(`${GOLDEN}: replaying over unix: the server command must say where to listen with {{socket}}`);
     const dir = temp();
@@ -151,13 +151,13 @@ describe('seed 000 over a Unix socket', () => {
     const dir = join(temp(), 'open');
     mkdirSync(dir);
     chmodSync(dir, 0o777);
-    const res = await tapedeck(['serve', GOLDEN, '--transport', 'unix', '--listen', join(dir, 's.sock')]);
+    const res = await tapedeckInProcess(['serve', GOLDEN, '--transport', 'unix', '--listen', join(dir, 's.sock')]);
     expect(res.code).toBe(2);
     expect(res.stderr).toContain('is world-writable');
-    const absent = await tapedeck(['replay', GOLDEN, '--socket', join(dir, 'none.sock')]);
+    const absent = await tapedeckInProcess(['replay', GOLDEN, '--socket', join(dir, 'none.sock')]);
     expect(absent.code).toBe(2);
     expect(absent.stderr).toBe(`tapedeck: replay: nothing accepts connections at unix:${join(dir, 'none.sock')}\n`);
-    const rec = await tapedeck(['record', '--out', join(dir, 't.ndjson'), '--transport', 'unix', '--', ...AGENT_SERVER]);
+    const rec = await tapedeckInProcess(['record', '--out', join(dir, 't.ndjson'), '--transport', 'unix', '--', ...AGENT_SERVER]);
     expect(rec.code).toBe(2);
     expect(rec.stderr).toContain('the server command must say where to listen with {{socket}}');
   });

@@ -1,3 +1,5 @@
+import type { CliOutput } from './io.js';
+
 /**
  * A one-line progress display for long runs, redrawn in place on a terminal
  * and silent otherwise (CI logs and pipes get only the final summary).
@@ -7,7 +9,7 @@ export class ProgressLine {
 
   constructor(
     private readonly enabled: boolean,
-    private readonly stream: NodeJS.WriteStream = process.stderr,
+    private readonly stream: CliOutput = process.stderr,
   ) {}
 
   show(text: string): void {

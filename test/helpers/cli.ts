@@ -3,6 +3,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { Readable } from 'node:stream';
+import { pathToFileURL } from 'node:url';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const CLI = join(ROOT, 'dist/cli/main.js');
@@ -44,6 +46,29 @@ export function run(command: string[], options: { input?: string; env?: NodeJS.P
 
 export function tapedeck(args: string[], options: Parameters<typeof run>[1] = {}): Promise<RunResult> {
   return run(['node', CLI, ...args], options);
+}
+
+/**
+ * The CLI in this process: main(argv, io) from the built dist/cli/run.js with buffers
+ * for stdout and stderr, stdin from `input` (else an ended stream), env over the
+ * test's, cwd ROOT unless given. For usage, bad-input, help and explain checks;
+ * what needs the process boundary (exit flushing, signals, pipes) runs through tapedeck().
+ */
+export async function tapedeckInProcess(args: string[], options: { input?: string; env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<RunResult & { code: number }> {
+  const { main } = (await import(pathToFileURL(join(ROOT, 'dist/cli/run.js')).href)) as typeof import('../../src/cli/run.js');
+  const env = { ...process.env, ...options.env };
+  if (options.env && 'TAPEDECK_CHROMIUM' in options.env) delete env.TAPEDECK_BROWSER_ENDPOINT;
+  const out: string[] = [];
+  const err: string[] = [];
+  const sink = (into: string[]) => ({
+    write(chunk: string | Uint8Array) {
+      into.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
+      return true;
+    },
+  });
+  const stdin = Readable.from(options.input === undefined ? [] : [Buffer.from(options.input)]);
+  const code = await main(args, { stdout: sink(out), stderr: sink(err), stdin, env, cwd: options.cwd ?? ROOT });
+  return { code, signal: null, stdout: out.join(''), stderr: err.join('') };
 }
 
 /** A fresh temporary directory, removed by the returned cleanup. */

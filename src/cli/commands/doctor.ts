@@ -2,8 +2,7 @@ import { sweepStaleTemps, tapedeckTempDir } from '../../core/temp-files.js';
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { parseOptions } from '../args.js';
-import { usageError } from '../../core/errors.js';
+import { defineCommand } from '../command.js';
 import { resultEnvelope } from '../../core/envelope.js';
 import { ExitCode } from '../../core/exit-codes.js';
 import { spawnTerminal } from '../../session/terminal.js';
@@ -11,14 +10,6 @@ import { socketCheck } from '../../session/socket-check.js';
 import { closeRenderer } from '../../render/renderer.js';
 import { rendererChecks, type DoctorCheck } from '../../render/renderer-doctor.js';
 
-const HELP = `usage: tapedeck doctor [--home DIR] [--json]
-
-Checks what tapedeck needs on this machine: the home directory, PTY spawn,
-control sockets (a 0600 Unix socket in a 0700 directory, as session hosts use),
-Chromium (found and launching), the pinned font (installed and loading in the
-page) and a test screenshot. Exit 0 when all pass, 8 when something is missing.
-Environment: TAPEDECK_HOME (default ~/.tapedeck), TAPEDECK_CHROMIUM (default
-/usr/bin/chromium).`;
 
 export type { DoctorCheck };
 
@@ -76,13 +67,13 @@ function terminfoCheck(): DoctorCheck {
 }
 
 /** Removes what killed tapedeck processes left: its temp folder, and sibling temp files here and in goldens/. */
-function tempFilesCheck(): DoctorCheck {
-  const removed = [tapedeckTempDir(), process.cwd(), join(process.cwd(), 'goldens')].flatMap(sweepStaleTemps);
+function tempFilesCheck(cwd: string): DoctorCheck {
+  const removed = [tapedeckTempDir(), cwd, join(cwd, 'goldens')].flatMap(sweepStaleTemps);
   return { name: 'temp-files', ok: true, detail: removed.length ? `removed ${removed.length} left by killed runs` : 'none left by killed runs' };
 }
 
-export async function runDoctorChecks(home?: string): Promise<DoctorCheck[]> {
-  const checks: DoctorCheck[] = [homeCheck(homeDirectory(home)), await ptyCheck(), await socketCheck(), terminfoCheck(), tempFilesCheck()];
+export async function runDoctorChecks(home?: string, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Promise<DoctorCheck[]> {
+  const checks: DoctorCheck[] = [homeCheck(homeDirectory(home, env)), await ptyCheck(), await socketCheck(), terminfoCheck(), tempFilesCheck(cwd)];
   try {
     checks.push(...(await rendererChecks()));
   } finally {
@@ -91,28 +82,34 @@ export async function runDoctorChecks(home?: string): Promise<DoctorCheck[]> {
   return checks;
 }
 
-export async function run(argv: string[]): Promise<number> {
-  const { values, positionals } = parseOptions('doctor', argv, {
-    home: { type: 'string' },
-    json: { type: 'boolean' },
-    help: { type: 'boolean', short: 'h' },
-  });
-  if (values.help) {
-    process.stdout.write(`${HELP}\n`);
-    return 0;
-  }
-  if (positionals.length) throw usageError('doctor: takes no arguments');
-  const checks = await runDoctorChecks(values.home);
-  const ok = checks.every((c) => c.ok);
-  if (values.json) {
-    process.stdout.write(`${JSON.stringify(resultEnvelope('doctor', { ok, checks }))}\n`);
-  } else {
-    for (const c of checks) {
-      const mark = !c.ok ? 'FAIL' : c.warning ? 'warn' : 'ok  ';
-      process.stdout.write(`${mark} ${c.name}${c.detail ? `: ${c.detail}` : ''}\n`);
-      if (c.warning) process.stdout.write(`     ${c.warning}\n`);
-      if (!c.ok && c.fix) process.stdout.write(`     fix: ${c.fix}\n`);
+export const command = defineCommand({
+  name: 'doctor',
+  summary: 'check Chromium, fonts, PTYs and the home directory',
+  usage: ['[--home DIR] [--json]'],
+  description: `Checks what tapedeck needs on this machine: the home directory, PTY spawn,
+control sockets (a 0600 Unix socket in a 0700 directory, as session hosts use),
+Chromium (found and launching), the pinned font (installed and loading in the
+page) and a test screenshot. Exit 0 when all pass, 8 when something is missing.
+Environment: TAPEDECK_HOME (default ~/.tapedeck), TAPEDECK_CHROMIUM (default
+/usr/bin/chromium).`,
+  options: {
+    home: { type: 'string', arg: 'DIR', help: 'the home directory to check (default TAPEDECK_HOME, else ~/.tapedeck)' },
+    json: { type: 'boolean', help: 'one JSON result envelope with every check' },
+  },
+  positionals: { max: 0, message: 'takes no arguments' },
+  async run({ values, io }) {
+    const checks = await runDoctorChecks(values.home, io.env, io.cwd);
+    const ok = checks.every((c) => c.ok);
+    if (values.json) {
+      io.stdout.write(`${JSON.stringify(resultEnvelope('doctor', { ok, checks }))}\n`);
+    } else {
+      for (const c of checks) {
+        const mark = !c.ok ? 'FAIL' : c.warning ? 'warn' : 'ok  ';
+        io.stdout.write(`${mark} ${c.name}${c.detail ? `: ${c.detail}` : ''}\n`);
+        if (c.warning) io.stdout.write(`     ${c.warning}\n`);
+        if (!c.ok && c.fix) io.stdout.write(`     fix: ${c.fix}\n`);
+      }
     }
-  }
-  return ok ? ExitCode.ok : ExitCode.environment;
-}
+    return ok ? ExitCode.ok : ExitCode.environment;
+  },
+});

@@ -3,93 +3,84 @@ import { resolve } from 'node:path';
 import { usageError } from '../../core/errors.js';
 import { applyEnvelopes } from '../../core/apply-fixes.js';
 import type { DiagnosticEnvelope } from '../../core/envelope.js';
-import { parseOptions } from '../args.js';
+import { defineCommand } from '../command.js';
+import type { CliIO } from '../io.js';
 
-const HELP = `usage: tapedeck fix --apply --from-stdin [options]     (envelopes on stdin, any file)
-       tapedeck fix --apply PATH [options]             (envelopes on stdin, only those for PATH)
+/** The accept-the-drift fixes tapedeck's replay emits: protocol drift codes. */
+const isTapedeckDrift = (code: string) => /^TD10\d\d$/.test(code);
 
-Applies the fix alternatives of diagnostic envelopes (seed 001, any tool's: a missing schema_version
+export const command = defineCommand({
+  name: 'fix',
+  summary: 'apply the fixes of drift envelopes read from stdin (fix --apply --from-stdin)',
+  usage: ['--apply --from-stdin [options]     (envelopes on stdin, any file)', '--apply PATH [options]             (envelopes on stdin, only those for PATH)'],
+  description: `Applies the fix alternatives of diagnostic envelopes (seed 001, any tool's: a missing schema_version
 is read as "1.0"). Per envelope the most confident alternative is taken when its confidence is at
 least the threshold; each hunk's old lines must match the file; hunks go in highest line first;
 envelopes that could not be applied are listed, and the exit code is 1 when any was not.
 
 tapedeck's own drift fixes (accept the live response, confidence 0.6) are below the default
 threshold on purpose: accepting drift is a decision. Take them with --accept-drift:
-  tapedeck replay TAPES --json -- CMD | tapedeck fix --apply --from-stdin --accept-drift
-
-options:
-  --code CODE         only envelopes with this code
-  --alternative N     use alternative N instead of the most confident one
-  --threshold X       minimum confidence of the chosen alternative (default 0.85)
-  --accept-drift      also apply tapedeck's accept-the-live-response fixes (TD10xx) whatever the threshold
-`;
-
-/** The accept-the-drift fixes tapedeck's replay emits: protocol drift codes. */
-const isTapedeckDrift = (code: string) => /^TD10\d\d$/.test(code);
-
-export async function run(argv: string[]): Promise<number> {
-  if (argv.includes('--help') || argv.includes('-h')) {
-    process.stdout.write(HELP);
-    return 0;
-  }
-  const { values, positionals } = parseOptions('fix', argv, {
-    apply: { type: 'boolean', default: false },
-    'from-stdin': { type: 'boolean', default: false },
-    code: { type: 'string' },
-    alternative: { type: 'string' },
-    threshold: { type: 'string', default: '0.85' },
-    'accept-drift': { type: 'boolean', default: false },
-  });
-  if (!values.apply || positionals.length > 1 || (!values['from-stdin'] && positionals.length === 0)) {
-    throw usageError('fix: use tapedeck fix --apply --from-stdin or tapedeck fix --apply PATH, with envelopes on stdin');
-  }
-  if (process.stdin.isTTY) throw usageError('fix: pipe the envelopes in, e.g. tapedeck replay ... --json | tapedeck fix --apply --from-stdin');
-  const only = positionals.length === 1 ? resolve(positionals[0]) : undefined;
-  const threshold = Number(values.threshold);
-  if (!(threshold >= 0 && threshold <= 1)) throw usageError(`--threshold expects a number from 0 to 1, got ${JSON.stringify(values.threshold)}`);
-  const alternative = values.alternative === undefined ? undefined : Number(values.alternative);
-  if (alternative !== undefined && !(Number.isInteger(alternative) && alternative >= 0)) throw usageError('--alternative expects a whole number >= 0');
-
-  const input = await readStdin();
-  const envelopes: DiagnosticEnvelope[] = [];
-  input.split('\n').forEach((line, i) => {
-    if (line.trim() === '') return;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch (err) {
-      throw usageError(`<stdin>:${i + 1}: not JSON: ${(err as Error).message}`);
+  tapedeck replay TAPES --json -- CMD | tapedeck fix --apply --from-stdin --accept-drift`,
+  options: {
+    apply: { type: 'boolean', default: false, help: 'apply the fixes (required)' },
+    'from-stdin': { type: 'boolean', default: false, help: 'the envelopes for any file, on stdin' },
+    code: { type: 'string', arg: 'CODE', help: 'only envelopes with this code' },
+    alternative: { type: 'string', arg: 'N', help: 'use alternative N instead of the most confident one' },
+    threshold: { type: 'string', arg: 'X', default: '0.85', help: 'minimum confidence of the chosen alternative (default 0.85)' },
+    'accept-drift': { type: 'boolean', default: false, help: "also apply tapedeck's accept-the-live-response fixes (TD10xx) whatever the threshold" },
+  },
+  async run({ values, positionals, io }) {
+    if (!values.apply || positionals.length > 1 || (!values['from-stdin'] && positionals.length === 0)) {
+      throw usageError('fix: use tapedeck fix --apply --from-stdin or tapedeck fix --apply PATH, with envelopes on stdin');
     }
-    const v = value as Partial<DiagnosticEnvelope> & { kind?: string };
-    if (v && typeof v === 'object' && typeof v.code === 'string' && v.span) {
-      // Seed 001: legacy envelopes without the field are "1.0".
-      const version: unknown = v.schema_version ?? '1.0';
-      if (typeof version !== 'string' || !version.startsWith('1.')) throw usageError(`<stdin>:${i + 1}: unsupported envelope schema_version ${JSON.stringify(version)} (this tapedeck reads 1.x)`);
-      const problem = envelopeProblem(v as DiagnosticEnvelope);
-      if (problem) throw usageError(`<stdin>:${i + 1}: not a valid envelope: ${problem}`);
-      if (only && resolve((v as DiagnosticEnvelope).span.file) !== only) return;
-      envelopes.push(v as DiagnosticEnvelope);
-    }
-    // Other lines (the replay summary, other kinds) are not envelopes: skipped, as seed 000 says unknown kinds are.
-  });
+    if (io.stdin?.isTTY) throw usageError('fix: pipe the envelopes in, e.g. tapedeck replay ... --json | tapedeck fix --apply --from-stdin');
+    const only = positionals.length === 1 ? resolve(io.cwd, positionals[0]) : undefined;
+    const threshold = Number(values.threshold);
+    if (!(threshold >= 0 && threshold <= 1)) throw usageError(`--threshold expects a number from 0 to 1, got ${JSON.stringify(values.threshold)}`);
+    const alternative = values.alternative === undefined ? undefined : Number(values.alternative);
+    if (alternative !== undefined && !(Number.isInteger(alternative) && alternative >= 0)) throw usageError('--alternative expects a whole number >= 0');
 
-  const outcomes = applyEnvelopes(envelopes, {
-    code: values.code,
-    alternative,
-    threshold: (env) => (values['accept-drift'] && isTapedeckDrift(env.code) ? 0 : threshold),
-  });
-  const applied = outcomes.filter((o) => o.applied);
-  for (const o of outcomes) {
-    const where = `${o.envelope.span.file}:${o.envelope.span.line}`;
-    if (o.applied) process.stderr.write(`applied ${o.envelope.code} — ${oneLine(o.label ?? '')} (${oneLine(where)})\n`);
-    else process.stderr.write(`not applied ${o.envelope.code} (${oneLine(where)}): ${oneLine(o.reason ?? '')}\n`);
-  }
-  const byCode = new Map<string, number>();
-  for (const o of applied) byCode.set(o.envelope.code, (byCode.get(o.envelope.code) ?? 0) + 1);
-  const tally = [...byCode].map(([c, n]) => `${c} ×${n}`).join(', ');
-  process.stderr.write(`Applied ${applied.length} fix(es)${tally ? ` (${tally})` : ''}; ${outcomes.length - applied.length} not applied\n`);
-  return applied.length === outcomes.length ? 0 : 1;
-}
+    const input = await readStdin(io.stdin);
+    const envelopes: DiagnosticEnvelope[] = [];
+    input.split('\n').forEach((line, i) => {
+      if (line.trim() === '') return;
+      let value: unknown;
+      try {
+        value = JSON.parse(line);
+      } catch (err) {
+        throw usageError(`<stdin>:${i + 1}: not JSON: ${(err as Error).message}`);
+      }
+      const v = value as Partial<DiagnosticEnvelope> & { kind?: string };
+      if (v && typeof v === 'object' && typeof v.code === 'string' && v.span) {
+        // Seed 001: legacy envelopes without the field are "1.0".
+        const version: unknown = v.schema_version ?? '1.0';
+        if (typeof version !== 'string' || !version.startsWith('1.')) throw usageError(`<stdin>:${i + 1}: unsupported envelope schema_version ${JSON.stringify(version)} (this tapedeck reads 1.x)`);
+        const problem = envelopeProblem(v as DiagnosticEnvelope);
+        if (problem) throw usageError(`<stdin>:${i + 1}: not a valid envelope: ${problem}`);
+        if (only && resolve(io.cwd, (v as DiagnosticEnvelope).span.file) !== only) return;
+        envelopes.push(v as DiagnosticEnvelope);
+      }
+      // Other lines (the replay summary, other kinds) are not envelopes: skipped, as seed 000 says unknown kinds are.
+    });
+
+    const outcomes = applyEnvelopes(envelopes, {
+      code: values.code,
+      alternative,
+      threshold: (env) => (values['accept-drift'] && isTapedeckDrift(env.code) ? 0 : threshold),
+    });
+    const applied = outcomes.filter((o) => o.applied);
+    for (const o of outcomes) {
+      const where = `${o.envelope.span.file}:${o.envelope.span.line}`;
+      if (o.applied) io.stderr.write(`applied ${o.envelope.code} — ${oneLine(o.label ?? '')} (${oneLine(where)})\n`);
+      else io.stderr.write(`not applied ${o.envelope.code} (${oneLine(where)}): ${oneLine(o.reason ?? '')}\n`);
+    }
+    const byCode = new Map<string, number>();
+    for (const o of applied) byCode.set(o.envelope.code, (byCode.get(o.envelope.code) ?? 0) + 1);
+    const tally = [...byCode].map(([c, n]) => `${c} ×${n}`).join(', ');
+    io.stderr.write(`Applied ${applied.length} fix(es)${tally ? ` (${tally})` : ''}; ${outcomes.length - applied.length} not applied\n`);
+    return applied.length === outcomes.length ? 0 : 1;
+  },
+});
 
 /** What makes an envelope's fix unusable, if anything (an envelope without a fix is fine: nothing to apply). */
 function envelopeProblem(env: DiagnosticEnvelope): string | undefined {
@@ -106,8 +97,8 @@ function envelopeProblem(env: DiagnosticEnvelope): string | undefined {
   return undefined;
 }
 
-async function readStdin(): Promise<string> {
+async function readStdin(stdin: CliIO['stdin']): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  for await (const chunk of stdin ?? []) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
   return Buffer.concat(chunks).toString('utf8');
 }

@@ -6,78 +6,65 @@ import { usageError } from '../../core/errors.js';
 import { recordProtocol } from '../../recorder/protocol-tap.js';
 import { recordTransport } from '../../recorder/record-transport.js';
 import { tapeKind } from '../../tape/kind.js';
-import { parseIntOption, parseOptions, splitCommand } from '../args.js';
+import { Readable, type Writable } from 'node:stream';
+import { parseIntOption } from '../args.js';
+import { defineCommand } from '../command.js';
+import { NETWORK, PROTOCOL, recordOptions, TERMINAL, type RecordContext } from './record-options.js';
 
-const HELP = `usage: tapedeck record --out FILE [--kind protocol|terminal] [options] -- CMD ARGS...
-       tapedeck record --out FILE --transport http|unix [--listen ADDR] (--upstream URL | -- CMD ARGS...)
+export const command = defineCommand({
+  name: 'record',
+  summary: 'record a protocol tape (.ndjson) or a terminal tape (.cast)',
+  usage: ['--out FILE [--kind protocol|terminal] [options] -- CMD ARGS...', '--out FILE --transport http|unix [--listen ADDR] (--upstream URL | -- CMD ARGS...)'],
+  description: `The kind comes from the extension: .ndjson/.jsonl record a protocol tape, .cast a terminal tape.
+A terminal tape records CMD in a pseudo-terminal (asciicast v3 by default). Interactive when
+stdin is a terminal: keys go to CMD, the tape follows your terminal's size, ctrl+] drops a
+marker (marker-1, marker-2, ...), and the recording ends when CMD exits. Otherwise CMD runs to
+its exit; piped stdin is forwarded to it (end of input sends ctrl+D). Exits with CMD's exit code.`,
+  options: recordOptions,
+  sectionNotes: {
+    [PROTOCOL]: "{{tapedeck.tmpdir}} in CMD is a fresh scratch directory (removed afterwards), stored in the tape\nas the placeholder, so a replay's own scratch directory matches.",
+    [NETWORK]: 'Bearer tokens are passed through and never stored (one seen in a body is stored as\n{{tapedeck.env.TAPEDECK_AUTH_TOKEN}}).',
+  },
+  positionals: { max: 0, message: (given) => `unexpected argument ${JSON.stringify(given[0])} (the command goes after --)` },
+  passthrough: true,
+  run: record,
+});
 
-The kind comes from the extension: .ndjson/.jsonl record a protocol tape, .cast a terminal tape.
-
-options:
-  --redact-env NAME    store NAME's value as {{tapedeck.env.NAME}} (repeatable; casts: in
-                       the output, the input and the header)
-
-protocol options:
-  --boundary RULE      where a response ends: auto (default), done, jsonrpc, idle:MS
-  --grace-ms N         after end of input, or a signal passed on, how long the server may take
-                       to exit before its process group is stopped (default 2000)
-  {{tapedeck.tmpdir}} in CMD is a fresh scratch directory (removed afterwards), stored in the tape
-  as the placeholder, so a replay's own scratch directory matches.
-
-protocol over a network transport (a recording proxy; stops on SIGINT/SIGTERM or when CMD exits):
-  --transport T        stdio (default), http or unix
-  --listen ADDR        http: HOST:PORT (default 127.0.0.1 and a free port; loopback unless
-                       ADDR names another address); unix: a socket path in a directory only
-                       you can write to (default: a private one). The address is printed.
-  --upstream URL       a running server: http://HOST:PORT or unix:PATH; or give CMD with
-                       {{port}} or {{socket}}, filled in with a free port or a private socket
-  --max-body BYTES     refuse larger request bodies with 413 (default 8 MiB)
-  Bearer tokens are passed through and never stored (one seen in a body is stored as
-  {{tapedeck.env.TAPEDECK_AUTH_TOKEN}}).
-
-terminal options:
-  --rows R --cols C    terminal size (default: the real terminal's, else 24x80)
-  --title T            the cast's title
-  --format v3|v2       asciicast version to write (default v3)
-`;
-
-
-export async function run(argv: string[]): Promise<number> {
-  const { own, command } = splitCommand(argv);
-  if (own.includes('--help') || own.includes('-h')) {
-    process.stdout.write(HELP);
-    return 0;
-  }
-  const kindFlag = own.indexOf('--kind');
-  const outFlag = own.indexOf('--out');
-  const out = outFlag >= 0 ? own[outFlag + 1] : undefined;
-  if (!out) throw usageError('record: --out FILE is required');
-  const kind = (kindFlag >= 0 ? own[kindFlag + 1] : undefined) ?? tapeKind(out);
+/** The kind of tape (and, for protocol tapes, the transport) picks the recorder; options of another kind are refused. */
+async function record(context: RecordContext): Promise<number> {
+  const { values, command } = context;
+  if (!values.out) throw usageError('record: --out FILE is required');
+  const kind = values.kind ?? tapeKind(values.out);
   if (kind !== 'protocol' && kind !== 'terminal') {
-    throw usageError(`record: cannot tell the tape kind of ${JSON.stringify(out)}: name it .ndjson/.jsonl or .cast, or pass --kind protocol|terminal`);
+    throw usageError(`record: cannot tell the tape kind of ${JSON.stringify(values.out)}: name it .ndjson/.jsonl or .cast, or pass --kind protocol|terminal`);
   }
-  const transport = own.includes('--transport') ? own[own.indexOf('--transport') + 1] : undefined;
-  if (transport !== undefined && transport !== 'stdio') {
-    if (kind !== 'protocol') throw usageError('record: --transport applies to protocol tapes (.ndjson/.jsonl)');
-    return recordTransportCommand(own, command);
+  const network = values.transport !== undefined && values.transport !== 'stdio';
+  if (network && kind !== 'protocol') throw usageError('record: --transport applies to protocol tapes (.ndjson/.jsonl)');
+  // An option of another kind's section (the definition says which) is a mistake, not something to ignore.
+  const refuse = (section: string, where: string) => {
+    const option = Object.entries(recordOptions).find(([name, spec]) => 'section' in spec && spec.section === section && values[name as keyof typeof values] !== undefined);
+    if (option) throw usageError(`record: --${option[0]} applies to ${where}`);
+  };
+  if (kind === 'terminal') {
+    refuse(PROTOCOL, 'protocol tapes (.ndjson/.jsonl)');
+    refuse(NETWORK, 'protocol tapes (.ndjson/.jsonl)');
+  } else {
+    refuse(TERMINAL, 'terminal tapes (.cast)');
+    if (network && values['grace-ms'] !== undefined) throw usageError('record: --grace-ms applies to --transport stdio');
+    if (!network) (['listen', 'upstream', 'max-body'] as const).forEach((k) => {
+      if (values[k] !== undefined) throw usageError(`record: --${k} applies to --transport http or unix`);
+    });
   }
+  if (network) return recordTransportCommand(context);
   if (command.length === 0) throw usageError('record: give the command to record after --, e.g. tapedeck record --out tape.ndjson -- node server.js');
   if (kind === 'terminal') {
     const { runTerminalRecord } = await import('./record-terminal.js');
-    return runTerminalRecord(own, command);
+    return runTerminalRecord(context);
   }
-  return recordProtocolCommand(own, command);
+  return recordProtocolCommand(context);
 }
 
-async function recordProtocolCommand(own: string[], command: string[]): Promise<number> {
-  const { values, positionals } = parseOptions('record', own, {
-    out: { type: 'string' },
-    kind: { type: 'string' },
-    boundary: { type: 'string', default: 'auto' },
-    'redact-env': { type: 'string', multiple: true, default: [] },
-    'grace-ms': { type: 'string' },
-  });
-  if (positionals.length > 0) throw usageError(`record: unexpected argument ${JSON.stringify(positionals[0])} (the command goes after --)`);
+async function recordProtocolCommand({ values, command, io }: RecordContext): Promise<number> {
   const graceMs = parseIntOption('grace-ms', values['grace-ms'], 2000, 0);
   const dir = command.some((a) => a.includes('{{tapedeck.tmpdir}}')) ? mkdtempSync(join(tmpdir(), 'tapedeck-scratch-')) : undefined;
   const argv = dir ? command.map((a) => a.split('{{tapedeck.tmpdir}}').join(dir)) : command;
@@ -85,30 +72,21 @@ async function recordProtocolCommand(own: string[], command: string[]): Promise<
     command: argv[0],
     args: argv.slice(1),
     out: values.out!,
-    boundary: parseBoundary(values.boundary!),
+    boundary: parseBoundary(values.boundary ?? 'auto'),
     redactEnv: values['redact-env'],
     graceMs,
     tmpdir: dir,
-    env: dir ? { ...process.env, TAPEDECK_TMPDIR: dir } : undefined,
+    input: (io.stdin as Readable | undefined) ?? Readable.from([]),
+    output: io.stdout as Writable,
+    env: dir ? { ...io.env, TAPEDECK_TMPDIR: dir } : io.env,
   }).finally(() => dir && rmSync(dir, { recursive: true, force: true }));
   if (result.pairsNotWritten > 0) {
-    process.stderr.write(`tapedeck: ${result.pairsNotWritten} pair(s) were not recorded to ${values.out}\n`);
+    io.stderr.write(`tapedeck: ${result.pairsNotWritten} pair(s) were not recorded to ${values.out}\n`);
   }
   return result.exitCode;
 }
 
-async function recordTransportCommand(own: string[], command: string[]): Promise<number> {
-  const { values, positionals } = parseOptions('record', own, {
-    out: { type: 'string' },
-    kind: { type: 'string' },
-    transport: { type: 'string' },
-    listen: { type: 'string' },
-    upstream: { type: 'string' },
-    'max-body': { type: 'string' },
-    boundary: { type: 'string', default: 'auto' },
-    'redact-env': { type: 'string', multiple: true, default: [] },
-  });
-  if (positionals.length > 0) throw usageError(`record: unexpected argument ${JSON.stringify(positionals[0])} (the command goes after --)`);
+async function recordTransportCommand({ values, command, io }: RecordContext): Promise<number> {
   if (values.transport !== 'http' && values.transport !== 'unix') throw usageError(`record: --transport must be stdio, http or unix, got ${JSON.stringify(values.transport)}`);
   const result = await recordTransport({
     transport: values.transport,
@@ -116,11 +94,11 @@ async function recordTransportCommand(own: string[], command: string[]): Promise
     upstream: values.upstream,
     command,
     out: values.out!,
-    boundary: parseBoundary(values.boundary!),
+    boundary: parseBoundary(values.boundary ?? 'auto'),
     redactEnv: values['redact-env'],
     bodyLimit: parseIntOption('max-body', values['max-body'], 8 * 1024 * 1024, 1, Number.MAX_SAFE_INTEGER),
-    onListening: (address) => process.stderr.write(`tapedeck record: listening on ${address}\n`),
+    onListening: (address) => io.stderr.write(`tapedeck record: listening on ${address}\n`),
   });
-  if (result.pairsNotWritten > 0) process.stderr.write(`tapedeck: ${result.pairsNotWritten} pair(s) were not recorded to ${values.out}\n`);
+  if (result.pairsNotWritten > 0) io.stderr.write(`tapedeck: ${result.pairsNotWritten} pair(s) were not recorded to ${values.out}\n`);
   return result.exitCode;
 }

@@ -1,24 +1,28 @@
 import { usageError } from '../../core/errors.js';
-import { splitCommand } from '../args.js';
-import { run as replay } from './replay.js';
+import { defineCommand } from '../command.js';
+import { replayNotes, replayOptions } from '../replay-options.js';
+import { replay } from './replay.js';
 
-const HELP = `usage: tapedeck report --out report.html TAPE... [replay options] [-- CMD ARGS...]
+// replay's options, but --out is the report (so no --report, and no JUnit, whose file --out names).
+const { report: _report, reporter: _reporter, out: _out, ...options } = replayOptions;
 
-Replays the tapes as \`tapedeck replay\` does and writes one self-contained HTML report of the run:
+export const command = defineCommand({
+  name: 'report',
+  summary: 'replay tapes and write a self-contained HTML report of the run',
+  usage: ['--out report.html TAPE... [replay options] [-- CMD ARGS...]'],
+  description: `Replays the tapes as \`tapedeck replay\` does and writes one self-contained HTML report of the run:
 a summary, and per drift the request and responses with the changed JSON paths, or the screens side
 by side, screenshots with a slider and a blend, and players for the recorded and replayed sessions.
-The exit code is replay's.
-`;
-
-export async function run(argv: string[]): Promise<number> {
-  const { own, command } = splitCommand(argv);
-  if (own.includes('--help') || own.includes('-h')) {
-    process.stdout.write(HELP);
-    return 0;
-  }
-  const at = own.indexOf('--out');
-  const out = at >= 0 ? own[at + 1] : undefined;
-  if (!out || out.startsWith('--')) throw usageError('report: --out report.html is required');
-  const rest = [...own.slice(0, at), ...own.slice(at + 2)];
-  return replay(['--report', out, ...rest, ...(command.length ? ['--', ...command] : [])]);
-}
+The exit code is replay's.`,
+  options: {
+    out: { type: 'string', arg: 'FILE', help: 'where to write the HTML report (required)' },
+    ...options,
+  },
+  sectionNotes: replayNotes,
+  passthrough: true,
+  async run(context) {
+    const { out, ...values } = context.values;
+    if (!out) throw usageError('report: --out report.html is required');
+    return replay({ ...context, values: { ...values, report: out, reporter: undefined, out: undefined } });
+  },
+});

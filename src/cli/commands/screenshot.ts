@@ -1,5 +1,5 @@
 import { relative } from 'node:path';
-import { parseOptions } from '../args.js';
+import { defineCommand } from '../command.js';
 import { TapedeckError, usageError } from '../../core/errors.js';
 import { errorEnvelope, resultEnvelope } from '../../core/envelope.js';
 import { closeRenderer } from '../../render/renderer.js';
@@ -8,54 +8,48 @@ import { screenshotFields } from '../../render/screenshot.js';
 import { profileNames } from '../../render/profiles.js';
 import { parsePosition } from './snapshot.js';
 
-const HELP = `usage: tapedeck screenshot FILE.cast [--at MARKER|#N|SECONDS] [--profile NAME] [--show-cursor|--hide-cursor] --out shot.png [--json]
-
-Plays the tape up to a marker (after it) or a time in seconds (default: the
+export const command = defineCommand({
+  name: 'screenshot',
+  summary: 'render the screen of a terminal tape to a PNG',
+  usage: ['FILE.cast [--at MARKER|#N|SECONDS] [--profile NAME] [--show-cursor|--hide-cursor] --out shot.png [--json]'],
+  description: `Plays the tape up to a marker (after it) or a time in seconds (default: the
 end) and renders that screen to a PNG with Chromium, xterm.js and the pinned
 font. The cursor follows the program unless --show-cursor/--hide-cursor.
 Profiles: ${profileNames().join(', ')} (aliases dark, light; default reference-dark, or AGENT_TTY_PROFILE / TAPEDECK_PROFILE).
-Chromium: /usr/bin/chromium unless TAPEDECK_CHROMIUM names another binary.`;
-
-export async function run(argv: string[]): Promise<number> {
-  const json = argv.includes('--json');
-  try {
-    return await screenshot(argv, json);
-  } catch (err) {
-    if (json && err instanceof TapedeckError) {
-      const details = { ...(err.details ?? {}), ...(err.location ? { location: err.location } : {}) };
-      process.stdout.write(`${JSON.stringify(errorEnvelope('screenshot', { code: err.code, message: err.describe(), details }))}\n`);
-    } else if (json) {
-      process.stdout.write(`${JSON.stringify(errorEnvelope('screenshot', { code: 'INTERNAL_ERROR', message: `internal error: ${(err as Error)?.message ?? String(err)}` }))}\n`);
+Chromium: /usr/bin/chromium unless TAPEDECK_CHROMIUM names another binary.`,
+  options: {
+    at: { type: 'string', arg: 'POS', help: 'a marker name, #N (the N-th marker) or a number of seconds (default: the end)' },
+    profile: { type: 'string', arg: 'NAME', help: 'render profile (colours, font size)' },
+    'hide-cursor': { type: 'boolean', help: 'never draw the cursor' },
+    'show-cursor': { type: 'boolean', help: 'always draw the cursor' },
+    out: { type: 'string', short: 'o', arg: 'FILE.png', help: 'where to write the PNG (required)' },
+    json: { type: 'boolean', help: 'one JSON result envelope on stdout (an error envelope on failure)' },
+  },
+  positionals: { min: 1, max: 1, message: 'expected exactly one FILE.cast' },
+  async run({ values, positionals, io }) {
+    try {
+      if (!values.out) throw usageError('screenshot: --out FILE.png is required');
+      if (values['hide-cursor'] && values['show-cursor']) throw usageError('screenshot: --hide-cursor and --show-cursor exclude each other');
+      const cursor = values['hide-cursor'] ? 'hide' : values['show-cursor'] ? 'show' : 'auto';
+      const shot = await screenshotCast(positionals[0], parsePosition(values.at), { profile: values.profile, cursor, out: values.out });
+      if (values.json) {
+        io.stdout.write(`${JSON.stringify(resultEnvelope('screenshot', { file: positionals[0], at: values.at ?? null, ...screenshotFields(shot) }))}\n`);
+      } else {
+        io.stdout.write(`Screenshot saved: ${relative(io.cwd, shot.artifactPath ?? values.out)} (${shot.pixelWidth}x${shot.pixelHeight} px, ${shot.profileName})\n`);
+      }
+      return 0;
+    } finally {
+      await closeRenderer();
     }
-    throw err;
-  } finally {
-    await closeRenderer();
-  }
-}
-
-async function screenshot(argv: string[], json: boolean): Promise<number> {
-  const { values, positionals } = parseOptions('screenshot', argv, {
-    at: { type: 'string' },
-    profile: { type: 'string' },
-    'hide-cursor': { type: 'boolean' },
-    'show-cursor': { type: 'boolean' },
-    out: { type: 'string', short: 'o' },
-    json: { type: 'boolean' },
-    help: { type: 'boolean', short: 'h' },
-  });
-  if (values.help) {
-    process.stdout.write(`${HELP}\n`);
-    return 0;
-  }
-  if (positionals.length !== 1) throw usageError('screenshot: expected exactly one FILE.cast');
-  if (!values.out) throw usageError('screenshot: --out FILE.png is required');
-  if (values['hide-cursor'] && values['show-cursor']) throw usageError('screenshot: --hide-cursor and --show-cursor exclude each other');
-  const cursor = values['hide-cursor'] ? 'hide' : values['show-cursor'] ? 'show' : 'auto';
-  const shot = await screenshotCast(positionals[0], parsePosition(values.at), { profile: values.profile, cursor, out: values.out });
-  if (json) {
-    process.stdout.write(`${JSON.stringify(resultEnvelope('screenshot', { file: positionals[0], at: values.at ?? null, ...screenshotFields(shot) }))}\n`);
-  } else {
-    process.stdout.write(`Screenshot saved: ${relative(process.cwd(), shot.artifactPath ?? values.out)} (${shot.pixelWidth}x${shot.pixelHeight} px, ${shot.profileName})\n`);
-  }
-  return 0;
-}
+  },
+  // --json is a promise of JSON on stdout, failures included (a bad flag too).
+  onError(err, argv, io) {
+    if (!argv.includes('--json')) return;
+    if (err instanceof TapedeckError) {
+      const details = { ...(err.details ?? {}), ...(err.location ? { location: err.location } : {}) };
+      io.stdout.write(`${JSON.stringify(errorEnvelope('screenshot', { code: err.code, message: err.describe(), details }))}\n`);
+    } else {
+      io.stdout.write(`${JSON.stringify(errorEnvelope('screenshot', { code: 'INTERNAL_ERROR', message: `internal error: ${(err as Error)?.message ?? String(err)}` }))}\n`);
+    }
+  },
+});

@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { usageError } from '../../core/errors.js';
-import { parseOptions } from '../args.js';
+import { defineCommand } from '../command.js';
 
 export function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -25,15 +24,23 @@ export function versionResult(): Record<string, unknown> {
   };
 }
 
-export async function run(argv: string[]): Promise<number> {
-  const { values, positionals } = parseOptions('version', argv, { json: { type: 'boolean', default: false } });
-  if (positionals.length > 0) throw usageError('version: takes no arguments');
-  if (values.json) {
-    // version and node are kept beside the seed's fields for older readers.
-    const result = { ...versionResult(), version: packageVersion(), node: process.version };
-    process.stdout.write(`${JSON.stringify({ ok: true, command: 'version', timestamp: new Date().toISOString(), result })}\n`);
-  } else {
-    process.stdout.write(`tapedeck ${packageVersion()}\n`);
-  }
-  return 0;
-}
+export const command = defineCommand({
+  name: 'version',
+  summary: 'print the version',
+  usage: ['[--json]'],
+  description: 'Prints the version of tapedeck (also tapedeck --version).',
+  options: {
+    json: { type: 'boolean', default: false, help: 'the versions of the CLI, the session protocol and the renderer, and the runtime (seed 002 §20)' },
+  },
+  positionals: { max: 0, message: 'takes no arguments' },
+  async run({ values, io }) {
+    if (values.json) {
+      // version and node are kept beside the seed's fields for older readers.
+      const result = { ...versionResult(), version: packageVersion(), node: process.version };
+      io.stdout.write(`${JSON.stringify({ ok: true, command: 'version', timestamp: new Date().toISOString(), result })}\n`);
+    } else {
+      io.stdout.write(`tapedeck ${packageVersion()}\n`);
+    }
+    return 0;
+  },
+});

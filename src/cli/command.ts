@@ -1,0 +1,114 @@
+import { parseArgs } from 'node:util';
+import { usageError } from '../core/errors.js';
+import { parseOptions, splitCommand } from './args.js';
+import { formatHelp } from './help.js';
+import type { CliIO } from './io.js';
+
+/**
+ * One definition per CLI command (name, help, options, run): argv is parsed
+ * once, strictly, from the options declared here, and the help is generated
+ * from the same declarations, so every command has one help style and no
+ * command finds a flag by hand.
+ */
+export interface OptionSpec {
+  type: 'string' | 'boolean';
+  short?: string;
+  multiple?: boolean;
+  default?: string | boolean | string[];
+  /** The value's placeholder in the help (`--out FILE`). */
+  arg?: string;
+  help: string;
+  /** The help section it is listed under (default "options"). */
+  section?: string;
+}
+
+export type OptionSpecs = Record<string, OptionSpec>;
+
+type OptionValue<S extends OptionSpec> = S['type'] extends 'boolean'
+  ? S extends { multiple: true } ? boolean[] : boolean
+  : S extends { multiple: true } ? string[] : string;
+
+export type OptionValues<O extends OptionSpecs> = {
+  [K in keyof O]: O[K] extends { default: unknown } ? OptionValue<O[K]> : OptionValue<O[K]> | undefined;
+};
+
+export interface CommandContext<O extends OptionSpecs> {
+  values: OptionValues<O>;
+  positionals: string[];
+  /** What follows `--` (commands with `passthrough`), untouched. */
+  command: string[];
+  io: CliIO;
+}
+
+export interface CommandDefinition<O extends OptionSpecs> {
+  name: string;
+  summary: string;
+  /** Usage lines after `tapedeck NAME`. */
+  usage: string[];
+  /** Paragraphs after the usage lines, as written. */
+  description?: string;
+  options: O;
+  /** Text printed after a section's options, by section title. */
+  sectionNotes?: Record<string, string>;
+  /** Text printed last. */
+  epilogue?: string;
+  /** Allowed positional count; `message` (after "NAME: ") when it is outside. */
+  positionals?: { min?: number; max?: number; message: string | ((given: string[]) => string) };
+  /** `-- CMD ARGS...` is the command under test, not parsed. */
+  passthrough?: boolean;
+  run(context: CommandContext<O>): Promise<number>;
+  /** Sees any error (parsing too) before it reaches main(), e.g. to print it as a JSON envelope. */
+  onError?(err: unknown, argv: string[], io: CliIO): void;
+}
+
+export interface Command<O extends OptionSpecs = OptionSpecs> {
+  readonly definition: CommandDefinition<O>;
+  help(): string;
+  /** Parses argv (everything after the command name) and runs the command. */
+  run(argv: string[], io: CliIO): Promise<number>;
+}
+
+const HELP_OPTION = { help: { type: 'boolean', short: 'h', help: 'print this help' } } as const satisfies OptionSpecs;
+
+export function defineCommand<const O extends OptionSpecs>(definition: CommandDefinition<O>): Command<O> {
+  const specs: OptionSpecs = { ...definition.options, ...HELP_OPTION };
+  const config = Object.fromEntries(
+    Object.entries(specs).map(([name, s]) => [name, { type: s.type, ...(s.short ? { short: s.short } : {}), ...(s.multiple ? { multiple: true } : {}), ...(s.default !== undefined ? { default: s.default } : {}) }]),
+  ) as Parameters<typeof parseOptions>[2];
+  const help = () => formatHelp(definition, specs);
+
+  const parse = (argv: string[], io: CliIO): CommandContext<O> => {
+    const { own, command } = definition.passthrough ? splitCommand(argv) : { own: argv, command: [] };
+    const { values, positionals } = parseOptions(definition.name, own, config);
+    const bounds = definition.positionals;
+    if (bounds && (positionals.length < (bounds.min ?? 0) || positionals.length > (bounds.max ?? Infinity))) {
+      const message = typeof bounds.message === 'string' ? bounds.message : bounds.message(positionals);
+      throw usageError(`${definition.name}: ${message}`);
+    }
+    return { values: values as OptionValues<O>, positionals, command, io };
+  };
+
+  return {
+    definition,
+    help,
+    async run(argv, io) {
+      try {
+        // --help wins over any other mistake on the line, as a user asking for help expects.
+        if (asksForHelp(definition.passthrough ? splitCommand(argv).own : argv, config)) {
+          io.stdout.write(help());
+          return 0;
+        }
+        return await definition.run(parse(argv, io));
+      } catch (err) {
+        definition.onError?.(err, argv, io);
+        throw err;
+      }
+    },
+  };
+}
+
+/** Whether -h/--help is given as an option (not as the value of another option). */
+function asksForHelp(argv: string[], config: Parameters<typeof parseOptions>[2]): boolean {
+  const { tokens } = parseArgs({ args: argv, options: config, strict: false, allowPositionals: true, tokens: true });
+  return tokens.some((t) => t.kind === 'option' && t.name === 'help');
+}

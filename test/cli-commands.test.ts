@@ -1,0 +1,107 @@
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, test } from 'vitest';
+import { ROOT, tapedeck, tapedeckInProcess } from './helpers/cli.js';
+
+/** The command definitions (cli/command.ts) in-process: one help style, strict options, main() reentrant. */
+const COMMANDS = ['record', 'replay', 'report', 'serve', 'snapshot', 'screenshot', 'doctor', 'export', 'review', 'fix', 'explain', 'version'];
+type CommandModule = typeof import('../src/cli/commands/explain.js');
+const load = (name: string) => import(pathToFileURL(join(ROOT, `dist/cli/commands/${name}.js`)).href) as Promise<CommandModule>;
+
+describe('every command is defined once: help, options, errors', () => {
+  for (const name of COMMANDS) {
+    test(`${name} --help documents every option it accepts, and an unknown option is exit 2 naming ${name}`, async () => {
+      const { command } = await load(name);
+      const [help, short, unknown] = await Promise.all([
+        tapedeckInProcess([name, '--help']),
+        tapedeckInProcess([name, '-h']),
+        tapedeckInProcess([name, '--no-such-option']),
+      ]);
+      expect(help.code).toBe(0);
+      expect(help.stdout).toMatch(new RegExp(`^usage: tapedeck ${name}\\b`));
+      expect(short.stdout).toBe(help.stdout);
+      for (const option of [...Object.keys(command.definition.options), 'help']) expect(help.stdout).toMatch(new RegExp(`^  (-\\w, )?--${option}\\b`, 'm'));
+      expect(help.stderr).toBe('');
+      expect(unknown.code).toBe(2);
+      expect(unknown.stderr).toBe(`tapedeck: ${name}: unknown option --no-such-option (see tapedeck ${name} --help)\n`);
+    });
+  }
+
+  test('--help wins over any other mistake on the line, but not as the value of an option', async () => {
+    const help = await tapedeckInProcess(['export', '--bogus', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^usage: tapedeck export /);
+    // After -- it belongs to the command under test.
+    const passed = await tapedeckInProcess(['record', '--', 'ls', '--help']);
+    expect(passed.code).toBe(2);
+    expect(passed.stderr).toContain('record: --out FILE is required');
+  });
+
+  test('no command is usage on stdout and exit 2; help is exit 0; an unknown command is exit 2 with the list', async () => {
+    const [none, help, unknown] = await Promise.all([tapedeckInProcess([]), tapedeckInProcess(['help']), tapedeckInProcess(['frobnicate'])]);
+    expect(none.code).toBe(2);
+    expect(none.stdout).toMatch(/^usage: tapedeck <command> \[options\]/);
+    for (const name of [...COMMANDS, 'session']) expect(none.stdout).toMatch(new RegExp(`^  ${name} +\\S`, 'm'));
+    expect(help.code).toBe(0);
+    expect(help.stdout).toBe(none.stdout);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/^tapedeck: unknown command "frobnicate"\n\nusage: tapedeck <command>/);
+  });
+
+  test('record takes one definition for both kinds: an option of the other kind is refused by name', async () => {
+    const cases: Array<[string[], string]> = [
+      [['record', '--out', 'x.cast', '--boundary', 'done', '--', 'true'], 'record: --boundary applies to protocol tapes (.ndjson/.jsonl)'],
+      [['record', '--out', 'x.cast', '--transport', 'http', '--', 'true'], 'record: --transport applies to protocol tapes (.ndjson/.jsonl)'],
+      [['record', '--out', 'x.ndjson', '--rows', '5', '--', 'true'], 'record: --rows applies to terminal tapes (.cast)'],
+      [['record', '--out', 'x.ndjson', '--listen', '127.0.0.1:0', '--', 'true'], 'record: --listen applies to --transport http or unix'],
+      [['record', '--out', 'x.ndjson', '--transport', 'http', '--grace-ms', '5', '--', 'true'], 'record: --grace-ms applies to --transport stdio'],
+      [['record', '--out', 'x.ndjson', '--transport', 'carrier-pigeon', '--', 'true'], 'record: --transport must be stdio, http or unix, got "carrier-pigeon"'],
+      [['record', '--out', 'x.txt', '--', 'true'], 'record: cannot tell the tape kind of "x.txt"'],
+      [['record', '--out', 'x.ndjson', 'stray', '--', 'true'], 'record: unexpected argument "stray" (the command goes after --)'],
+      [['record', '--out', 'x.cast', '--format', 'v9', '--', 'true'], 'record: --format expects v2 or v3, got "v9"'],
+    ];
+    const results = await Promise.all(cases.map(([args]) => tapedeckInProcess(args)));
+    results.forEach((r, i) => {
+      expect(r.code, cases[i][0].join(' ')).toBe(2);
+      expect(r.stderr).toContain(cases[i][1]);
+    });
+  });
+
+  test('report: --out is the report and is required; replay options are accepted, replay-only ones refused', async () => {
+    const [missing, reporter] = await Promise.all([tapedeckInProcess(['report', 'x.ndjson']), tapedeckInProcess(['report', '--out', 'r.html', '--reporter', 'junit', 'x.ndjson'])]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('report: --out report.html is required');
+    expect(reporter.code).toBe(2);
+    expect(reporter.stderr).toContain('report: unknown option --reporter');
+  });
+});
+
+describe('main(argv, io) in-process', () => {
+  test('an error that is not a TapedeckError is an internal error: exit 2, one line, no stack', async () => {
+    const { main } = (await import(pathToFileURL(join(ROOT, 'dist/cli/run.js')).href)) as typeof import('../src/cli/run.js');
+    const err: string[] = [];
+    const stdout = {
+      write(): boolean {
+        throw new Error('the disk fell off');
+      },
+    };
+    const code = await main(['explain'], { stdout, stderr: { write: (c: string | Uint8Array) => err.push(String(c)) > 0 }, env: {}, cwd: ROOT });
+    expect(code).toBe(2);
+    expect(err.join('')).toBe('tapedeck: internal error: the disk fell off\n');
+  });
+
+  test('runs many times in one process without exiting or leaving listeners', async () => {
+    const signals = ['SIGINT', 'SIGTERM', 'SIGHUP', 'exit'] as const;
+    const before = signals.map((s) => process.listenerCount(s));
+    const runs = await Promise.all(Array.from({ length: 20 }, (_, i) => tapedeckInProcess(i % 2 ? ['explain', 'TD1001'] : ['version', '--bogus'])));
+    expect(runs.map((r) => r.code)).toEqual(Array.from({ length: 20 }, (_, i) => (i % 2 ? 0 : 2)));
+    expect(runs[1].stdout).toMatch(/^TD1001: /);
+    expect(signals.map((s) => process.listenerCount(s))).toEqual(before);
+  });
+
+  test('the bin prints the same help, and exits with the same code, as main() returns', async () => {
+    const [bin, inProcess] = await Promise.all([tapedeck(['serve', '--help']), tapedeckInProcess(['serve', '--help'])]);
+    expect(bin.code).toBe(0);
+    expect(bin.stdout).toBe(inProcess.stdout);
+  });
+});

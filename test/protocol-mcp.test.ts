@@ -66,9 +66,10 @@ describe('MCP servers and the official SDK client', () => {
     expect(isolated.stderr).toContain('8 tape(s), 32 pair(s), 0 drift(s)');
     expect(isolated.code).toBe(0);
 
-    // The control: one shared memory file, and the copies see each other's entities.
+    // The control: one shared memory file, and the second copy sees the first one's entities. One after
+    // the other, so the first has saved them before the second starts (in parallel it is a race).
     const shared = ['env', `MEMORY_FILE_PATH=${join(dir, 'shared.jsonl')}`, ...MEMORY.slice(2)];
-    const clash = await tapedeck(['replay', join(dir, 'memory-[01].ndjson'), '--jobs', '2', '--', ...shared], { timeoutMs: 60_000 });
+    const clash = await tapedeck(['replay', join(dir, 'memory-[01].ndjson'), '--jobs', '1', '--', ...shared], { timeoutMs: 60_000 });
     expect(clash.code).toBe(1);
   });
 

@@ -2,12 +2,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TapedeckError } from '../src/core/errors.js';
 import { BYTES_EVENT, eventBytes, type CastEvent } from '../src/tape/asciicast.js';
 import { CastWriter } from '../src/tape/asciicast-write.js';
-import { playCast, readCast } from '../src/index.js';
+import { playCast, readCast, TapedeckError, recordTerminal } from '../src/index.js';
 import { openCast } from '../src/tape/asciicast-read.js';
-import { recordTerminal } from '../src/recorder/terminal.js';
 import { spawnTerminal } from '../src/session/index.js';
 
 const FIXTURES = join(import.meta.dirname, 'fixtures/casts');

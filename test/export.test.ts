@@ -3,8 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
-import { readCast } from '../src/tape/asciicast-read.js';
-import { spawnTerminal } from '../src/index.js';
+import { spawnTerminal, readCast } from '../src/index.js';
 import { CHROMIUM_ARGS, chromiumPath } from '../src/render/renderer-browser.js';
 import { ROOT, tapedeck, tapedeckInProcess, useTempDirs } from './helpers/cli.js';
 

@@ -4,17 +4,11 @@ import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { castTape, protocolTape, rng } from './helpers/fuzz-gen.js';
 import { tapedeck, useTempDirs, ROOT } from './helpers/cli.js';
-import { TapedeckError } from '../src/core/errors.js';
+import { TapedeckError, Normaliser, readProtocolTape, readCast, convertCast, serveTape, playCast } from '../src/index.js';
 import { driftLines } from '../src/core/drift.js';
-import { Normaliser } from '../src/core/normalise.js';
 import { setWarnSink } from '../src/core/warn.js';
-import { readProtocolTape } from '../src/tape/protocol-tape.js';
-import { readCast } from '../src/tape/asciicast-read.js';
-import { convertCast } from '../src/tape/asciicast-convert.js';
 import { comparePairs } from '../src/replayer/compare.js';
-import { serveTape } from '../src/replayer/serve.js';
 import { planTerminalReplay } from '../src/replayer/terminal-plan.js';
-import { playCast } from '../src/session/cast-play.js';
 
 /**
  * Malformed protocol tapes and casts, generated from a seed, through the

@@ -1,9 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { PlainOutput } from '../src/session/plain-output.js';
-import { recordTerminal } from '../src/recorder/terminal.js';
-import { spawnTerminal } from '../src/session/terminal.js';
-import { readCast } from '../src/tape/asciicast-read.js';
+import { recordTerminal, spawnTerminal, readCast } from '../src/index.js';
 import { useTempDirs } from './helpers/cli.js';
 
 const temp = useTempDirs();

@@ -2,8 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { applyEnvelopes } from '../src/core/apply-fixes.js';
-import type { DiagnosticEnvelope } from '../src/core/envelope.js';
+import { applyEnvelopes, type DiagnosticEnvelope } from '../src/index.js';
 import { CLI, ROOT, run, tapedeck, tapedeckInProcess, useTempDirs } from './helpers/cli.js';
 
 const temp = useTempDirs();

@@ -3,10 +3,9 @@ import { execFileSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLI, run, tapedeck, tapedeckInProcess, useTempDirs } from './helpers/cli.js';
-import { readProtocolTape } from '../src/tape/protocol-tape.js';
+import { readProtocolTape, TapedeckError } from '../src/index.js';
 import { withFileLock, lockPathFor } from '../src/core/file-lock.js';
 import { rewriteTape } from '../src/replayer/update.js';
-import { TapedeckError } from '../src/core/errors.js';
 
 const temp = useTempDirs();
 

@@ -1,8 +1,7 @@
 import { copyFileSync, existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { spawnTerminal } from '../src/index.js';
-import { replayProtocolTape } from '../src/replayer/protocol.js';
+import { spawnTerminal, replayProtocolTape } from '../src/index.js';
 import { AGENT_SERVER, CLI, ROOT, run, tapedeck, tapedeckInProcess, useTempDirs } from './helpers/cli.js';
 
 const AGENT_GOLDEN = join(ROOT, 'goldens/agent-server.ndjson');

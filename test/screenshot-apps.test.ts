@@ -12,8 +12,7 @@ import '../src/matchers/index.js';
 import { toMatchScreenshot, type ScreenshotMatcherOptions } from '../src/matchers/screenshot.js';
 import { resetGoldenCounters } from '../src/matchers/context.js';
 import { spawnTerminal } from '../src/session/index.js';
-import { closeRenderer } from '../src/render/renderer.js';
-import { screenshotTerminal } from '../src/render/screenshot-terminal.js';
+import { closeRenderer, screenshotTerminal } from '../src/index.js';
 import { pngSize } from '../src/render/pixel-diff-png.js';
 import { ROOT, tempDir } from './helpers/cli.js';
 

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { comparePngs } from '../src/render/pixel-diff.js';
+import { comparePngs } from '../src/index.js';
 import { ROOT, tapedeck, tapedeckInProcess, tempDir } from './helpers/cli.js';
 
 const CAST = 'test/fixtures/screens/styles.cast';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TapedeckError } from '../src/core/errors.js';
+import { TapedeckError } from '../src/index.js';
 import { encodeKey, encodeKeys } from '../src/session/index.js';
 
 const normal = { applicationCursorKeys: false, applicationKeypad: false, bracketedPaste: false };

@@ -4,9 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnTerminal } from '../src/session/index.js';
-import { recordTerminal } from '../src/recorder/terminal.js';
 import { eventBytes } from '../src/tape/asciicast.js';
-import { readCast } from '../src/index.js';
+import { readCast, recordTerminal } from '../src/index.js';
 
 /** What `seq 1 N` prints through a PTY (onlcr turns \n into \r\n). */
 function seqOutput(n: number): Buffer {

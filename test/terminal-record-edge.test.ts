@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { readCast } from '../src/tape/asciicast-read.js';
+import { readCast } from '../src/index.js';
 import { CLI, ROOT, run, tapedeck, tapedeckInProcess, useTempDirs } from './helpers/cli.js';
 
 const temp = useTempDirs();

@@ -1,8 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readCast } from '../src/index.js';
-import { recordScript } from '../src/recorder/terminal-script.js';
+import { readCast, recordScript } from '../src/index.js';
 import { spawnTerminal } from '../src/session/index.js';
 import { ROOT, tapedeck, tapedeckInProcess, tempDir } from './helpers/cli.js';
 import { BASH, BASH_ENV } from './helpers/terminal-tapes.js';

@@ -1,9 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readCast } from '../src/index.js';
-import { recordScript, type ScriptStep } from '../src/recorder/terminal-script.js';
-import { replayTerminal } from '../src/replayer/terminal.js';
+import { readCast, recordScript, type ScriptStep, replayTerminal } from '../src/index.js';
 import { ROOT, tapedeck, tempDir } from './helpers/cli.js';
 import { BASH } from './helpers/terminal-tapes.js';
 

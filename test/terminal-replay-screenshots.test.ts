@@ -1,12 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readCast } from '../src/index.js';
-import { screenshotCast } from '../src/render/screenshot-cast.js';
-import { comparePngs } from '../src/render/pixel-diff.js';
+import { readCast, screenshotCast, comparePngs, closeRenderer, recordScript } from '../src/index.js';
 import { pngSize } from '../src/render/pixel-diff-png.js';
-import { closeRenderer } from '../src/render/renderer.js';
-import { recordScript } from '../src/recorder/terminal-script.js';
 import { replayCastCleanly } from '../src/matchers/terminal-replay.js';
 import { tapedeck, tempDir } from './helpers/cli.js';
 

@@ -1,10 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readCast } from '../src/index.js';
-import { recordScript } from '../src/recorder/terminal-script.js';
-import { replayTerminal, type TerminalTapeResult } from '../src/replayer/terminal.js';
-import { driftToEnvelope } from '../src/replayer/envelopes.js';
+import { readCast, recordScript, replayTerminal, type TerminalTapeResult, driftToEnvelope } from '../src/index.js';
 import { describeInput } from '../src/replayer/terminal-describe.js';
 import { splitCommandLine } from '../src/replayer/terminal-command.js';
 import { trackedCount } from '../src/session/index.js';

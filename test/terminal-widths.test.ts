@@ -1,9 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { formatScreenGolden } from '../src/render/golden-text.js';
+import { formatScreenGolden, spawnTerminal } from '../src/index.js';
 import { Screen } from '../src/session/screen.js';
-import { spawnTerminal } from '../src/session/terminal.js';
 import { codepointWidth } from '../src/session/unicode-widths.js';
 import { ROOT } from './helpers/cli.js';
 

@@ -34,7 +34,12 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
 }
 
 /** How long a refused client may go on sending before its connection is closed anyway. */
-const LINGER_MS = 2000;
+export const LINGER_MS = 2000;
+
+/** Seed 000's error body for a request body over the limit (the 413's body). */
+export function bodyTooLargeReply(limit: number): string {
+  return `${JSON.stringify({ kind: 'error', message: `tapedeck: request body over ${limit} bytes` })}\n`;
+}
 
 /**
  * Answers a request whose body is over the limit with 413 and seed 000's error
@@ -44,7 +49,7 @@ const LINGER_MS = 2000;
  * body is read and dropped meanwhile, never kept.
  */
 export function refuseBody(req: IncomingMessage, res: ServerResponse, limit: number): void {
-  const body = `${JSON.stringify({ kind: 'error', message: `tapedeck: request body over ${limit} bytes` })}\n`;
+  const body = bodyTooLargeReply(limit);
   if (!res.headersSent) {
     res.writeHead(413, { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' });
     res.write(body);

@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { IncomingHttpHeaders } from 'node:http';
 import { connect, type Socket } from 'node:net';
-import { SseParser, isSse } from '../core/http-wire.js';
+import { LINGER_MS, SseParser, bodyTooLargeReply, isSse } from '../core/http-wire.js';
 import { type Endpoint, describeEndpoint } from '../core/endpoint.js';
 import type { HttpExchange } from './http-pairs.js';
 import { HttpMessageParser, type MessageHead, type ParseEvent } from './http-stream.js';
@@ -27,9 +27,6 @@ interface Pending {
   response?: { status: number; headers: IncomingHttpHeaders; sse: boolean; parser?: SseParser; messages: string[]; chunks: Buffer[] };
   done?: boolean;
 }
-
-/** How long a refused client may go on sending before its connection is closed anyway (as refuseBody). */
-const LINGER_MS = 2000;
 
 const DROPPED = new Set(['host', 'proxy-authorization', 'proxy-connection']);
 
@@ -90,7 +87,7 @@ export function relayConnection(client: Socket, ctx: RelayContext): () => void {
     if (at >= 0) queue.splice(at, 1);
     upstream.destroy();
     if (ex.response) return void client.destroy(); // the server already answered part of it
-    speak('413 Payload Too Large', `${JSON.stringify({ kind: 'error', message: `tapedeck: request body over ${ctx.limit} bytes` })}\n`);
+    speak('413 Payload Too Large', bodyTooLargeReply(ctx.limit));
   };
   const unreachable = (message: string) => {
     ctx.report(`tapedeck record: upstream ${describeEndpoint(up)} failed: ${message}\n`);

@@ -26,7 +26,7 @@ export class LaunchedServer {
   private constructor(
     private readonly child: ChildProcess,
     readonly endpoint: Endpoint,
-    private readonly cleanup: () => void,
+    cleanup: () => void,
   ) {
     const keep = (c: Buffer) => {
       this.tail.push(c);

@@ -41,7 +41,3 @@ export function formatReplayText(run: ReplayTapesResult, options: { color?: bool
   if (run.exitCode !== 0) out.push('Accept intended changes with --update; details of a code: tapedeck explain TDxxxx');
   return `${out.join('\n')}\n`;
 }
-
-function clip(s: string, n: number): string {
-  return s.length > n ? `${s.slice(0, n - 1)}…` : s;
-}

@@ -13,6 +13,27 @@ function tapeLines(path: string): Array<{ request: string; response: string }> {
 }
 
 describe('tapedeck record (protocol tap)', () => {
+  test('a response past the tape line limit still reaches the client; the tape keeps the pairs before it and says why it stopped', async () => {
+    const dir = temp();
+    const tape = join(dir, 'flood.ndjson');
+    // JSON-RPC: "big" is answered with one 300,000-byte line, over the 200,000-byte limit set below.
+    const server = join(dir, 'server.mjs');
+    writeFileSync(server, `
+      import { createInterface } from 'node:readline';
+      createInterface({ input: process.stdin }).on('line', (l) => {
+        const { id, method } = JSON.parse(l);
+        process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id, result: method === 'big' ? 'x'.repeat(300000) : 'ok' }) + '\\n');
+      });`);
+    const input = ['small', 'big', 'after', 'last'].map((method, i) => JSON.stringify({ jsonrpc: '2.0', id: i + 1, method })).join('\n') + '\n';
+    const r = await tapedeck(['record', '--out', tape, '--', 'node', server], { input, env: { TAPEDECK_MAX_LINE_BYTES: '200000' } });
+    expect(r.code).toBe(0);
+    const answers = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(answers.map((a) => [a.id, a.result.length])).toEqual([[1, 2], [2, 300000], [3, 2], [4, 2]]);
+    expect(tapeLines(tape).map((p) => JSON.parse(p.request).method)).toEqual(['small']);
+    expect(r.stderr).toContain(`a response over the 200000-byte tape line limit (raise it with TAPEDECK_MAX_LINE_BYTES) cannot be recorded; the tape ${tape} keeps the 1 complete pair(s) before it`);
+    expect(r.stderr).toContain(`3 pair(s) were not recorded to ${tape}`);
+  });
+
   test('is transparent: the client sees exactly what the server says, and each pair is seed-000 JSON', async () => {
     const dir = temp();
     const tape = join(dir, 'agent.ndjson');

@@ -135,6 +135,33 @@ describe('seed 000 over HTTP', () => {
     }
   });
 
+  test('a response past the tape line limit still reaches the client; the tape keeps the pairs before it and says why it stopped', async () => {
+    const reply = (text: string) => `${JSON.stringify({ kind: 'log', text })}\n{"kind":"done","exit_code":0}\n`;
+    const upstreamServer = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        res.writeHead(200, { 'Content-Type': 'application/x-ndjson' });
+        res.end(reply(body.includes('big') ? 'x'.repeat(300_000) : 'ok'));
+      });
+    });
+    await new Promise<void>((r) => upstreamServer.listen(0, '127.0.0.1', r));
+    try {
+      const tape = join(temp(), 'big.ndjson');
+      const upstream = `http://127.0.0.1:${(upstreamServer.address() as { port: number }).port}`;
+      const rec = await startTapedeck(['record', '--out', tape, '--transport', 'http', '--upstream', upstream], { TAPEDECK_MAX_LINE_BYTES: '200000' });
+      const answers: string[] = [];
+      for (const op of ['small', 'big', 'after']) answers.push(await (await post(rec.address, '/v1/agent', JSON.stringify({ op }))).text());
+      expect(answers).toEqual([reply('ok'), reply('x'.repeat(300_000)), reply('ok')]);
+      const stopped = await rec.stop();
+      expect(readFileSync(tape, 'utf8').trim().split('\n').map((l) => JSON.parse(JSON.parse(l).request).op)).toEqual(['small']);
+      expect(stopped.stderr).toContain(`a response over the 200000-byte tape line limit (raise it with TAPEDECK_MAX_LINE_BYTES) cannot be recorded; the tape ${tape} keeps the 1 complete pair(s) before it`);
+      expect(stopped.stderr).toContain(`2 pair(s) were not recorded to ${tape}`);
+    } finally {
+      upstreamServer.close();
+    }
+  });
+
   test('a server that dies mid-tape is TD1003 with its exit status; one that never answers is TD1002', async () => {
     const crashed = await tapedeck(['replay', GOLDEN, '--auth-token', TOKEN, '--', ...SERVER_HTTP], { env: { AGENT_SERVER_CRASH_ON: 'explain', CI: 'true' } });
     expect(crashed.code).toBe(1);

@@ -83,6 +83,7 @@ export async function startHttpRecorder(options: HttpRecorderOptions): Promise<R
         return { session, after: method === 'GET' ? (completed.get(session ?? 0) ?? 0) : undefined };
       },
       record: (ex) => record(ex, bearerToken(ex.requestHeaders)),
+      giveUp: (reason) => setImmediate(() => tape.giveUp(reason)), // after the pairs queued before it
     });
     connections.add(end);
     client.once('close', () => connections.delete(end));

@@ -4,6 +4,7 @@ import { connect, type Socket } from 'node:net';
 import { LINGER_MS, SseParser, bodyTooLargeReply, isSse } from '../core/http-wire.js';
 import { type Endpoint, describeEndpoint } from '../core/endpoint.js';
 import type { HttpExchange } from './http-pairs.js';
+import { RecordBudget } from './record-budget.js';
 import { HttpMessageParser, type MessageHead, type ParseEvent } from './http-stream.js';
 
 export interface RelayContext {
@@ -13,6 +14,8 @@ export interface RelayContext {
   onRequest(headers: IncomingHttpHeaders, method: string): { session?: number; after?: number };
   sessionOf(id: string | string[] | undefined): number | undefined;
   record(ex: HttpExchange): void;
+  /** A response too large for the tape: the recording stops, the relay goes on. */
+  giveUp(reason: string): void;
   report(message: string): void;
 }
 
@@ -54,10 +57,12 @@ export function relayConnection(client: Socket, ctx: RelayContext): () => void {
   let failure: Error | undefined;
   let clientGone = false;
   responses.bodiless = () => queue[0]?.method === 'HEAD';
+  const budget = new RecordBudget((reason) => ctx.giveUp(reason));
 
   const finish = (ex: Pending) => {
     if (ex.done || !ex.response) return;
     ex.done = true;
+    budget.release(); // past the limit the tape has stopped: recording this only counts it as not written
     const r = ex.response;
     const raw = Buffer.concat(r.chunks);
     ctx.record({
@@ -157,7 +162,11 @@ export function relayConnection(client: Socket, ctx: RelayContext): () => void {
       ex.response = { status, headers: e.head.headers, sse, parser: sse ? new SseParser() : undefined, messages: [], chunks: [] };
       if (status === 101) finish(queue.shift()!);
     } else if (e.type === 'body' && e.data && ex.response) {
-      if (ex.response.parser) for (const m of ex.response.parser.push(e.data)) ex.response.messages.push(m.data);
+      if (!budget.hold(e.data.length)) {
+        ex.response.chunks = [];
+        ex.response.messages = [];
+        ex.response.parser = undefined;
+      } else if (ex.response.parser) for (const m of ex.response.parser.push(e.data)) ex.response.messages.push(m.data);
       else ex.response.chunks.push(e.data);
     } else if (e.type === 'end' && ex.response) {
       finish(queue.shift()!);

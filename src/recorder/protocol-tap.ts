@@ -7,6 +7,7 @@ import { TapedeckError } from '../core/errors.js';
 import { LineSplitter } from '../core/lines.js';
 import { redact } from '../core/redact.js';
 import { TapeAppender } from './tape-writer.js';
+import { RecordBudget } from './record-budget.js';
 import { signalExitCode } from '../core/process.js';
 
 export interface RecordProtocolOptions {
@@ -85,6 +86,7 @@ export async function recordProtocol(options: RecordProtocolOptions): Promise<Re
   if (stderrTarget !== 'inherit') child.stderr?.pipe(stderrTarget, { end: false });
 
   const tape = new TapeAppender(options.out, report);
+  const budget = new RecordBudget((reason) => tape.giveUp(reason));
   const serverLines = new LineSplitter();
   const clientLines = new LineSplitter();
   const dir = options.tmpdir;
@@ -98,6 +100,7 @@ export async function recordProtocol(options: RecordProtocolOptions): Promise<Re
   const framer = new ResponseFramer(options.boundary ?? { kind: 'auto' }, {
     takePartial: () => serverLines.flush(),
     onComplete: (ex: Exchange) => {
+      budget.release();
       const request = hideText(redactNames.length === 0 ? ex.request : redact(ex.request, redactNames, env));
       tape.append(request, hide(responseBytes(ex)));
     },
@@ -113,6 +116,10 @@ export async function recordProtocol(options: RecordProtocolOptions): Promise<Re
     // Forward first: the tap's bookkeeping must not sit in the round trip. (The
     // response cannot arrive before this synchronous handler has registered the request.)
     childIn.write(chunk);
+    if (budget.exhausted) {
+      for (const _ of clientLines.push(chunk)) tape.skip(); // counted, not kept
+      return;
+    }
     for (const line of clientLines.push(chunk)) framer.addRequest(line.toString('utf8'));
   };
   // End of input: the server gets graceMs to exit by itself, then its group SIGTERM, then SIGKILL.
@@ -144,8 +151,10 @@ export async function recordProtocol(options: RecordProtocolOptions): Promise<Re
 
   childOut.on('data', (chunk: Buffer) => {
     output.write(chunk);
+    if (budget.exhausted) return;
     framer.serverActivity();
     for (const line of serverLines.push(chunk)) framer.serverLine(line);
+    budget.hold(chunk.length); // after the pairs this chunk completed were written (and released)
   });
 
   const forward = (sig: NodeJS.Signals) => () => stopGroup(sig);

@@ -82,6 +82,26 @@ export class TapeAppender {
     }
   }
 
+  /**
+   * A pair that cannot be recorded (a response over the tape line limit): said
+   * once, and the tape records no more, as after a failed write (a gap would
+   * leave later requests answered out of their order).
+   */
+  giveUp(reason: string): void {
+    if (this.fd === undefined) return;
+    this.firstError ??= 'LIMIT';
+    if (!this.reported) {
+      this.reported = true;
+      this.report(`tapedeck: ${reason}; the tape ${this.path} keeps the ${this.written} complete pair(s) before it; the session goes on unrecorded\n`);
+    }
+    this.close();
+  }
+
+  /** A pair the recorder saw but did not keep (the tape had stopped): counted as not written. */
+  skip(): void {
+    this.failed++;
+  }
+
   close(): void {
     if (this.fd === undefined) return;
     try {

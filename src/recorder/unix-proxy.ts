@@ -6,6 +6,7 @@ import { LineSplitter } from '../core/lines.js';
 import { redact } from '../core/redact.js';
 import type { RecorderHandle } from './http-proxy.js';
 import { TapeAppender } from './tape-writer.js';
+import { RecordBudget } from './record-budget.js';
 import { lastNumbers } from '../tape/wire.js';
 
 export interface UnixRecorderOptions {
@@ -42,10 +43,12 @@ export async function startUnixRecorder(options: UnixRecorderOptions): Promise<R
     sockets.add(upstream);
     const serverLines = new LineSplitter();
     const clientLines = new LineSplitter();
+    const budget = new RecordBudget((reason) => tape.giveUp(reason));
     const framer = new ResponseFramer(options.boundary ?? { kind: 'auto' }, {
       holdLast: true,
       takePartial: () => serverLines.flush(),
       onComplete: (ex) => {
+        budget.release();
         const response = responseBytes(ex).toString('utf8');
         const wire = { transport: 'unix' as const, session };
         if (names.length === 0) tape.append(ex.request, response, wire);
@@ -54,6 +57,10 @@ export async function startUnixRecorder(options: UnixRecorderOptions): Promise<R
     });
     client.on('data', (chunk: Buffer) => {
       upstream.write(chunk); // forward first, bookkeeping after
+      if (budget.exhausted) {
+        for (const _ of clientLines.push(chunk)) tape.skip(); // counted, not kept
+        return;
+      }
       for (const line of clientLines.push(chunk)) framer.addRequest(line.toString('utf8'));
     });
     client.once('end', () => {
@@ -63,8 +70,10 @@ export async function startUnixRecorder(options: UnixRecorderOptions): Promise<R
     });
     upstream.on('data', (chunk: Buffer) => {
       client.write(chunk);
+      if (budget.exhausted) return;
       framer.serverActivity();
       for (const line of serverLines.push(chunk)) framer.serverLine(line);
+      budget.hold(chunk.length); // after the pairs this chunk completed were written (and released)
     });
     let finished = false;
     const finish = () => {

@@ -42,6 +42,37 @@ function converse(path: string, requests: string[], between?: (i: number) => Pro
 }
 
 describe('seed 000 over a Unix socket', () => {
+  test('record: a response past the tape line limit still reaches the client; the tape keeps the pairs before it', async () => {
+    const dir = temp();
+    const sock = join(dir, 'upstream.sock');
+    const reply = (text: string) => `${JSON.stringify({ kind: 'log', text })}\n{"kind":"done","exit_code":0}\n`;
+    const upstream = createServer((c) => {
+      let buf = '';
+      c.on('data', (d: Buffer) => {
+        buf += d.toString();
+        for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
+          const line = buf.slice(0, nl);
+          buf = buf.slice(nl + 1);
+          c.write(reply(line.includes('big') ? 'x'.repeat(300_000) : 'ok'));
+        }
+      });
+      c.on('end', () => c.end());
+    });
+    await new Promise<void>((r) => upstream.listen(sock, r));
+    try {
+      const tape = join(dir, 'big.ndjson');
+      const rec = await startTapedeck(['record', '--out', tape, '--transport', 'unix', '--upstream', `unix:${sock}`], { TAPEDECK_MAX_LINE_BYTES: '200000' });
+      const lines = await converse(rec.address.replace(/^unix:/, ''), ['{"op":"small"}', '{"op":"big"}', '{"op":"after"}']);
+      expect(`${lines.join('\n')}\n`).toBe(reply('ok') + reply('x'.repeat(300_000)) + reply('ok'));
+      const stopped = await rec.stop();
+      expect(readFileSync(tape, 'utf8').trim().split('\n').map((l) => JSON.parse(l).request)).toEqual(['{"op":"small"}']);
+      expect(stopped.stderr).toContain(`a response over the 200000-byte tape line limit (raise it with TAPEDECK_MAX_LINE_BYTES) cannot be recorded; the tape ${tape} keeps the 1 complete pair(s) before it`);
+      expect(stopped.stderr).toContain(`2 pair(s) were not recorded to ${tape}`);
+    } finally {
+      upstream.close();
+    }
+  });
+
   test('record: each connection its own session, concurrent sessions never mixed inside a line; replays clean', async () => {
     const dir = temp();
     const tape = join(dir, 'unix.ndjson');

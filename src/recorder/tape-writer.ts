@@ -98,7 +98,7 @@ export class TapeAppender {
   }
 
   /** A pair the recorder saw but did not keep (the tape had stopped): counted as not written. */
-  skip(): void {
+  notRecorded(): void {
     this.failed++;
   }
 

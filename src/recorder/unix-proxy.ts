@@ -58,7 +58,7 @@ export async function startUnixRecorder(options: UnixRecorderOptions): Promise<R
     client.on('data', (chunk: Buffer) => {
       upstream.write(chunk); // forward first, bookkeeping after
       if (budget.exhausted) {
-        for (const _ of clientLines.push(chunk)) tape.skip(); // counted, not kept
+        for (const _ of clientLines.push(chunk)) tape.notRecorded(); // counted, not kept
         return;
       }
       for (const line of clientLines.push(chunk)) framer.addRequest(line.toString('utf8'));

@@ -95,41 +95,56 @@ class LineNumberer {
 }
 
 /**
- * Streams a file's lines with their numbers and byte offsets, never reading it
- * whole. A line longer than the limit (a tape of /dev/zero, a garbage dump) is
- * an error naming it, before it is gathered.
+ * Numbered lines out of a file's chunks. A line longer than the limit (a tape
+ * of /dev/zero, a garbage dump) is an error naming it, before it is gathered.
  */
-export async function* readNumberedLines(path: string, maxLineBytes = limit('maxLineBytes')): AsyncGenerator<NumberedLine> {
-  const splitter = new LineSplitter();
-  const numberer = new LineNumberer();
-  for await (const chunk of createReadStream(path)) {
-    for (const buf of splitter.push(chunk as Buffer)) {
-      if (buf.length > maxLineBytes + 1) throw limitError('maxLineBytes', `line ${numberer.next} is ${buf.length} bytes long`, { file: path, line: numberer.next });
-      yield numberer.emit(buf);
-    }
-    if (splitter.partialLength > maxLineBytes) throw limitError('maxLineBytes', `line ${numberer.next} is longer than ${maxLineBytes} bytes`, { file: path, line: numberer.next });
+class NumberedChunks {
+  private readonly splitter = new LineSplitter();
+  private readonly numberer = new LineNumberer();
+
+  constructor(
+    private readonly path: string,
+    private readonly maxLineBytes: number,
+  ) {}
+
+  push(chunk: Buffer): NumberedLine[] {
+    const lines = this.splitter.push(chunk).map((buf) => {
+      if (buf.length > this.maxLineBytes + 1) throw this.tooLong(`is ${buf.length} bytes long`);
+      return this.numberer.emit(buf);
+    });
+    if (this.splitter.partialLength > this.maxLineBytes) throw this.tooLong(`is longer than ${this.maxLineBytes} bytes`);
+    return lines;
   }
-  const tail = splitter.flush();
-  if (tail) yield numberer.emit(tail);
+
+  /** The last line, when the file does not end with a newline. */
+  end(): NumberedLine | undefined {
+    const tail = this.splitter.flush();
+    return tail ? this.numberer.emit(tail) : undefined;
+  }
+
+  private tooLong(what: string): Error {
+    const line = this.numberer.next;
+    return limitError('maxLineBytes', `line ${line} ${what}`, { file: this.path, line });
+  }
+}
+
+/** Streams a file's lines with their numbers and byte offsets, never reading it whole. */
+export async function* readNumberedLines(path: string, maxLineBytes = limit('maxLineBytes')): AsyncGenerator<NumberedLine> {
+  const lines = new NumberedChunks(path, maxLineBytes);
+  for await (const chunk of createReadStream(path)) yield* lines.push(chunk as Buffer);
+  const last = lines.end();
+  if (last) yield last;
 }
 
 /**
- * The same, handing each line to a callback as its chunk is split, in the same
- * order with the same errors: no promise per line (a 50,000-pair tape is a few
- * dozen chunks, not 50,000 awaits).
+ * The same, handing each line to a callback as its chunk is split: no promise
+ * per line (a 50,000-pair tape is a few dozen chunks, not 50,000 awaits).
  */
 export async function eachNumberedLine(path: string, onLine: (line: NumberedLine) => void, maxLineBytes = limit('maxLineBytes')): Promise<void> {
-  const splitter = new LineSplitter();
-  const numberer = new LineNumberer();
-  for await (const chunk of createReadStream(path, { highWaterMark: 256 * 1024 })) {
-    for (const buf of splitter.push(chunk as Buffer)) {
-      if (buf.length > maxLineBytes + 1) throw limitError('maxLineBytes', `line ${numberer.next} is ${buf.length} bytes long`, { file: path, line: numberer.next });
-      onLine(numberer.emit(buf));
-    }
-    if (splitter.partialLength > maxLineBytes) throw limitError('maxLineBytes', `line ${numberer.next} is longer than ${maxLineBytes} bytes`, { file: path, line: numberer.next });
-  }
-  const tail = splitter.flush();
-  if (tail) onLine(numberer.emit(tail));
+  const lines = new NumberedChunks(path, maxLineBytes);
+  for await (const chunk of createReadStream(path, { highWaterMark: 256 * 1024 })) for (const l of lines.push(chunk as Buffer)) onLine(l);
+  const last = lines.end();
+  if (last) onLine(last);
 }
 
 /** The same over bytes already in memory (a re-read under a lock). */

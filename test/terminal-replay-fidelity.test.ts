@@ -70,6 +70,7 @@ describe.concurrent('where a replay runs', () => {
     const d = sub('curses');
     const cast = await record(d, ['python3', '-I', join(ROOT, 'test/fixtures/parity/curses_size.py')], [
       { waitFor: 'size 24x80' },
+      { waitFor: '🚀 bottom line|' },
       { resize: { rows: 30, cols: 100 } },
       { waitFor: 'size 30x100' },
       { marker: 'resized' },

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { formatScreenGolden, spawnTerminal } from '../src/index.js';
 import { Screen } from '../src/session/screen.js';
 import { codepointWidth } from '../src/session/unicode-widths.js';
+import { RESIGNAL_AFTER_MS, ResizeResignal } from '../src/session/resize-signal.js';
 import { ROOT } from './helpers/cli.js';
 
 /** Cell widths, the golden text's layout, resizes that reach ncurses, and quiet disposal. */
@@ -70,17 +71,53 @@ describe('screen golden text', () => {
   });
 });
 
+describe('a resize no output follows', () => {
+  it('is signalled again at each backoff step, and no more once the program writes', () => {
+    vi.useFakeTimers();
+    try {
+      let sent = 0;
+      const resignal = new ResizeResignal(() => sent++);
+      resignal.resized();
+      vi.advanceTimersByTime(RESIGNAL_AFTER_MS[0] - 1);
+      expect(sent).toBe(0);
+      vi.advanceTimersByTime(RESIGNAL_AFTER_MS.at(-1)!);
+      expect(sent).toBe(RESIGNAL_AFTER_MS.length);
+      // A program that answers the next resize is left alone.
+      resignal.resized();
+      vi.advanceTimersByTime(RESIGNAL_AFTER_MS[0]);
+      resignal.output();
+      vi.advanceTimersByTime(10_000);
+      expect(sent).toBe(RESIGNAL_AFTER_MS.length + 1);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
 describe('live terminals', () => {
   it('a python curses program sees resize(30, 100) (no LINES/COLUMNS pinned)', async () => {
     const t = spawnTerminal('python3', ['-I', join(ROOT, 'test/fixtures/parity/curses_size.py')], { rows: 24, cols: 80 });
     try {
+      // Resized as soon as the first screen is whole: a SIGWINCH ncurses missed is sent again.
       await t.waitForText('size 24x80');
-      // Resized once it drew its whole first screen: a SIGWINCH in the middle of
-      // that first redraw can wait for the next key in python's curses, in any terminal.
-      await t.waitForStable(50);
+      await t.waitForText('🚀 bottom line|');
       t.resize(30, 100);
       await t.waitForText('size 30x100 😀 漢字|');
       expect((await t.snapshot()).visibleLines[29]).toBe('🚀 bottom line|');
+    } finally {
+      await t.dispose();
+    }
+  });
+
+  it('a resize the foreground job missed is signalled again, to that job and not only the shell', async () => {
+    // bash runs the program as its own foreground process group, as a user's shell does.
+    const t = spawnTerminal('bash', ['--norc', '--noprofile', '-i'], { rows: 24, cols: 80, env: { PS1: '$ ', HISTFILE: '/dev/null' } });
+    try {
+      await t.waitForText('$ ');
+      t.type(`python3 -I ${join(ROOT, 'test/fixtures/parity/missed_winch.py')}\r`);
+      await t.waitForText(/^ready$/m);
+      t.resize(30, 100);
+      await t.waitForText('size 30x100 after 2 signals');
     } finally {
       await t.dispose();
     }

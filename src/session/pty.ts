@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import type { IPty } from 'node-pty';
 import { TapedeckError } from '../core/errors.js';
 import { killGroup } from '../core/process-group.js';
+import { foregroundGroup, ResizeResignal } from './resize-signal.js';
 
 const require = createRequire(import.meta.url);
 let nodePty: typeof import('node-pty') | undefined;
@@ -70,6 +71,7 @@ export class PtyProcess {
   readonly pty: IPty;
   /** The master side is (being) closed: writes would fail with EBADF, so they are dropped. */
   private closed = false;
+  private readonly resizes = new ResizeResignal(() => this.signalForeground('SIGWINCH'));
 
   constructor(private readonly options: PtyProcessOptions) {
     const pty = loadNodePty();
@@ -89,8 +91,12 @@ export class PtyProcess {
       });
     }
     this.installDrain();
-    this.pty.onData((data) => options.onData(data as unknown as Buffer));
+    this.pty.onData((data) => {
+      this.resizes.output();
+      options.onData(data as unknown as Buffer);
+    });
     this.pty.onExit(({ exitCode, signal }) => {
+      this.resizes.cancel();
       options.onExit({ exitCode, signal: signal ?? 0 });
     });
   }
@@ -157,6 +163,7 @@ export class PtyProcess {
 
   resize(rows: number, cols: number): void {
     this.pty.resize(cols, rows);
+    this.resizes.resized();
   }
 
   /** Signals the child itself (not its process group). */
@@ -164,9 +171,21 @@ export class PtyProcess {
     process.kill(this.pty.pid, signal);
   }
 
+  /** Signals the job in the terminal's foreground (where the kernel sends SIGWINCH), or the child when that is unknown. */
+  private signalForeground(signal: NodeJS.Signals): void {
+    if (this.closed) return;
+    try {
+      const group = foregroundGroup(this.pty.pid);
+      process.kill(group === undefined ? this.pty.pid : -group, signal);
+    } catch {
+      // Already gone.
+    }
+  }
+
   /** Ends the child's whole process group and closes the master side. */
   destroy(): void {
     this.closed = true;
+    this.resizes.cancel();
     killGroup(this.pty.pid, 'SIGHUP');
     try {
       (this.pty as unknown as UnixPtyInternals).destroy();

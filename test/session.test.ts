@@ -1,4 +1,4 @@
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -244,6 +244,23 @@ describe('cleanup', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('never signals the pid of a program that already ended: a new process may have it by then', async () => {
+    const t = spawn('sh', ['-c', 'echo bye']);
+    await t.waitForExit();
+    const signalled: (string | number)[] = [];
+    const kill = vi.spyOn(process, 'kill').mockImplementation((pid) => {
+      signalled.push(pid);
+      return true;
+    });
+    try {
+      t.resize(10, 30);
+      await t.dispose();
+    } finally {
+      kill.mockRestore();
+    }
+    expect(signalled.filter((pid) => Math.abs(Number(pid)) === t.pid)).toEqual([]);
   });
 
   it('kill() escalates to SIGKILL for a program that ignores SIGHUP', async () => {

@@ -72,6 +72,12 @@ export class PtyProcess {
   /** The master side is (being) closed: writes would fail with EBADF, so they are dropped. */
   private closed = false;
   private readonly resizes = new ResizeResignal(() => this.signalForeground('SIGWINCH'));
+  /**
+   * The child was reaped: its pid may be handed to any new process from now on
+   * (pid_max is 32768 here, and a busy suite goes round it in minutes), so it is
+   * never signalled again. Its session was hung up by the kernel when it exited.
+   */
+  private reaped = false;
 
   constructor(private readonly options: PtyProcessOptions) {
     const pty = loadNodePty();
@@ -96,6 +102,7 @@ export class PtyProcess {
       options.onData(data as unknown as Buffer);
     });
     this.pty.onExit(({ exitCode, signal }) => {
+      this.reaped = true;
       this.resizes.cancel();
       options.onExit({ exitCode, signal: signal ?? 0 });
     });
@@ -168,12 +175,12 @@ export class PtyProcess {
 
   /** Signals the child itself (not its process group). */
   signal(signal: NodeJS.Signals): void {
-    process.kill(this.pty.pid, signal);
+    if (!this.reaped) process.kill(this.pty.pid, signal);
   }
 
   /** Signals the job in the terminal's foreground (where the kernel sends SIGWINCH), or the child when that is unknown. */
   private signalForeground(signal: NodeJS.Signals): void {
-    if (this.closed) return;
+    if (this.closed || this.reaped) return;
     try {
       const group = foregroundGroup(this.pty.pid);
       process.kill(group === undefined ? this.pty.pid : -group, signal);
@@ -182,11 +189,16 @@ export class PtyProcess {
     }
   }
 
+  /** Signals the child's process group, while the child has not been reaped. */
+  signalGroup(signal: NodeJS.Signals): void {
+    if (!this.reaped) killGroup(this.pty.pid, signal);
+  }
+
   /** Ends the child's whole process group and closes the master side. */
   destroy(): void {
     this.closed = true;
     this.resizes.cancel();
-    killGroup(this.pty.pid, 'SIGHUP');
+    this.signalGroup('SIGHUP');
     try {
       (this.pty as unknown as UnixPtyInternals).destroy();
     } catch {

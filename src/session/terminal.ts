@@ -6,7 +6,6 @@ import { EventLog, type InputKind, type TerminalEvent } from './events.js';
 import { PlainOutput } from './plain-output.js';
 import { encodeKeys } from './keys.js';
 import { PtyProcess, type PtyExit } from './pty.js';
-import { killGroup } from '../core/process-group.js';
 import { trackProcess } from './registry.js';
 import { checkWorkingDirectory, resolveCommand } from './resolve-command.js';
 import { normaliseSignal } from './signals.js';
@@ -229,7 +228,7 @@ export class Terminal {
   async kill(graceMs = 1000): Promise<TerminalExit> {
     if (this.exitInfo) return this.exitInfo;
     await this.child.close();
-    const timer = setTimeout(() => killGroup(this.child.pid, 'SIGKILL'), graceMs);
+    const timer = setTimeout(() => this.child.signalGroup('SIGKILL'), graceMs);
     try {
       return await this.exited;
     } finally {

@@ -42,7 +42,7 @@ function socketRequest(path: string, request: Record<string, unknown>): Promise<
 describe('agent-tty parallel sessions', () => {
   it(`${N} sessions in parallel leave no process and no socket behind`, async () => {
     const indexes = Array.from({ length: N }, (_, i) => i);
-    const ids = await pool(indexes, 6, async (i) => (await ok(home, ['create', '--rows', '5', '--cols', '30', '--', 'sh', '-c', `read x; echo "got-$x-${i}"; exec sleep 600`])).sessionId as string);
+    const ids = await pool(indexes, 6, async (i) => (await ok(home, ['create', '--rows', '5', '--cols', '30', '--', 'sh', '-c', `read x; echo "got-$x-${i}"; exec sleep 600`], { bin: true })).sessionId as string);
     expect(new Set(ids).size).toBe(N);
     const listed = (await ok(home, ['list'])).sessions;
     expect(listed).toHaveLength(N);
@@ -61,7 +61,7 @@ describe('agent-tty parallel sessions', () => {
       const waited = await socketRequest(socketPath, { command: 'wait', args: { mode: 'text', text: `got-s${i}-${i}`, timeoutMs: 30_000 } });
       expect(waited).toMatchObject({ ok: true, command: 'wait', result: { matched: true, timedOut: false } });
     }));
-    await pool(ids, 6, async (id) => expect(await ok(home, ['destroy', id])).toEqual({ sessionId: id, destroyed: true }));
+    await pool(ids, 6, async (id) => expect(await ok(home, ['destroy', id], { bin: true })).toEqual({ sessionId: id, destroyed: true }));
     const gc = await ok(home, ['gc', '--older-than', '1ms']);
     expect(gc.removedCount).toBe(N);
 

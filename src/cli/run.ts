@@ -29,8 +29,8 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Run
   review: { summary: 'list pending goldens (.new) with their diffs; accept or reject them', load: of(() => import('./commands/review.js')) },
   fix: { summary: 'apply the fixes of drift envelopes read from stdin (fix --apply --from-stdin)', load: of(() => import('./commands/fix.js')) },
   explain: { summary: 'explain a TDxxxx diagnostic code', load: of(() => import('./commands/explain.js')) },
-  // The agent-tty CLI (seed 002's own grammar) writes to the process's streams itself.
-  session: { summary: 'drive live terminal sessions (the agent-tty CLI: create, type, wait, snapshot, ...)', load: async () => (argv) => import('./agent-tty/main.js').then((m) => m.runAgentTty(argv, 'tapedeck session')) },
+  // The agent-tty CLI keeps seed 002's own grammar and envelopes.
+  session: { summary: 'drive live terminal sessions (the agent-tty CLI: create, type, wait, snapshot, ...)', load: async () => (argv, io) => import('./agent-tty/main.js').then((m) => m.runAgentTty(argv, 'tapedeck session', io)) },
   version: { summary: 'print the version', load: of(() => import('./commands/version.js')) },
 };
 

@@ -1,8 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, run, tempDir, type RunResult } from './cli.js';
+import { pathToFileURL } from 'node:url';
+import { inProcess, ROOT, run, tempDir, type RunResult } from './cli.js';
 
-/** Drives the built agent-tty bin the way an agent does: a process per call, --json envelopes. */
+/** The built agent-tty bin. */
 export const AGENT_TTY = join(ROOT, 'dist/cli/agent-tty/main.js');
 
 export interface AgentCall extends RunResult {
@@ -10,8 +11,17 @@ export interface AgentCall extends RunResult {
   env: { ok: boolean; command: string; timestamp: string; result?: any; error?: { code: string; message: string; retryable: boolean; details: Record<string, unknown> } };
 }
 
-export async function agentTty(home: string, args: string[], options: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<AgentCall> {
-  const r = await run(['node', AGENT_TTY, '--home', home, '--json', ...args], { env: options.env, timeoutMs: options.timeoutMs ?? 60_000 });
+export interface AgentCallOptions {
+  env?: NodeJS.ProcessEnv;
+  timeoutMs?: number;
+  /** Through the bin, a process per call as an agent runs it (default: runAgentTty in this process, the same code behind the bin). */
+  bin?: boolean;
+}
+
+/** One agent-tty call with --json and --home; the parsed envelope beside the raw output. */
+export async function agentTty(home: string, args: string[], options: AgentCallOptions = {}): Promise<AgentCall> {
+  const argv = ['--home', home, '--json', ...args];
+  const r = options.bin ? await run(['node', AGENT_TTY, ...argv], { env: options.env, timeoutMs: options.timeoutMs ?? 60_000 }) : await agentTtyInProcess(argv, options.env);
   let env: AgentCall['env'];
   try {
     env = JSON.parse(r.stdout);
@@ -21,8 +31,13 @@ export async function agentTty(home: string, args: string[], options: { env?: No
   return { ...r, env };
 }
 
+async function agentTtyInProcess(argv: string[], env?: NodeJS.ProcessEnv): Promise<RunResult> {
+  const { runAgentTty } = (await import(pathToFileURL(AGENT_TTY).href)) as typeof import('../../src/cli/agent-tty/main.js');
+  return inProcess((io) => runAgentTty(argv, 'agent-tty', io), { env });
+}
+
 /** Like agentTty but fails the test unless the call succeeded; returns the result. */
-export async function ok(home: string, args: string[], options: { env?: NodeJS.ProcessEnv } = {}): Promise<any> {
+export async function ok(home: string, args: string[], options: AgentCallOptions = {}): Promise<any> {
   const r = await agentTty(home, args, options);
   if (r.code !== 0 || !r.env.ok) throw new Error(`agent-tty ${args.join(' ')} failed (exit ${r.code}): ${r.stdout}${r.stderr}`);
   return r.env.result;

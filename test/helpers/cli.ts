@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
+import type { CliIO } from '../../src/cli/io.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const CLI = join(ROOT, 'dist/cli/main.js');
@@ -56,6 +57,15 @@ export function tapedeck(args: string[], options: Parameters<typeof run>[1] = {}
  */
 export async function tapedeckInProcess(args: string[], options: { input?: string; env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<RunResult & { code: number }> {
   const { main } = (await import(pathToFileURL(join(ROOT, 'dist/cli/run.js')).href)) as typeof import('../../src/cli/run.js');
+  return inProcess((io) => main(args, io), options);
+}
+
+/**
+ * Runs a CLI entry (main(argv, io) or runAgentTty) in this process with buffered
+ * stdout and stderr, stdin from `input` (else an ended stream), env over the test's
+ * and cwd ROOT unless given; returns what a spawned run would.
+ */
+export async function inProcess(entry: (io: CliIO) => Promise<number>, options: { input?: string; env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<RunResult & { code: number }> {
   const env = { ...process.env, ...options.env };
   if (options.env && 'TAPEDECK_CHROMIUM' in options.env) delete env.TAPEDECK_BROWSER_ENDPOINT;
   const out: string[] = [];
@@ -67,7 +77,7 @@ export async function tapedeckInProcess(args: string[], options: { input?: strin
     },
   });
   const stdin = Readable.from(options.input === undefined ? [] : [Buffer.from(options.input)]);
-  const code = await main(args, { stdout: sink(out), stderr: sink(err), stdin, env, cwd: options.cwd ?? ROOT });
+  const code = await entry({ stdout: sink(out), stderr: sink(err), stdin, env, cwd: options.cwd ?? ROOT });
   return { code, signal: null, stdout: out.join(''), stderr: err.join('') };
 }
 

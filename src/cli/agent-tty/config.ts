@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { AgentError } from './errors.js';
 import { defaultHome } from './paths.js';
+import type { CliIO } from '../io.js';
 
 /**
  * Seed 002 §3's precedence: command-line flags, then environment variables
@@ -31,6 +32,8 @@ export interface AgentContext {
   color: boolean;
   keepTemp: boolean;
   browserPath?: string;
+  /** Where this call reads its environment and working directory, and writes its diagnostics (the process's, or a test's buffers). */
+  io: CliIO;
 }
 
 interface FileConfig {
@@ -67,10 +70,11 @@ export function parseTimeout(value: string | number, source: string): number {
   return n;
 }
 
-export function resolveContext(flags: GlobalFlags, environment: NodeJS.ProcessEnv = process.env): AgentContext {
-  const home = resolve(flags.home ?? env('HOME', environment) ?? defaultHome());
+export function resolveContext(flags: GlobalFlags, io: CliIO): AgentContext {
+  const environment = io.env;
+  const home = resolve(io.cwd, flags.home ?? env('HOME', environment) ?? defaultHome());
   const configPath = environment.AGENT_TTY_CONFIG;
-  const file = readConfigFile(configPath ? resolve(configPath) : join(home, 'config.json'), Boolean(configPath));
+  const file = readConfigFile(configPath ? resolve(io.cwd, configPath) : join(home, 'config.json'), Boolean(configPath));
   const logLevel = flags.logLevel ?? env('LOG_LEVEL', environment) ?? file.logLevel ?? 'warn';
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
     throw new AgentError('INVALID_INPUT', `--log-level must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(logLevel)}`, { logLevel });
@@ -85,5 +89,6 @@ export function resolveContext(flags: GlobalFlags, environment: NodeJS.ProcessEn
     color: !flags.noColor && environment.NO_COLOR === undefined,
     keepTemp: env('KEEP_TEMP', environment) === '1',
     browserPath: environment.AGENT_TTY_BROWSER_PATH ?? environment.TAPEDECK_CHROMIUM,
+    io,
   };
 }

@@ -4,7 +4,7 @@ import { LOG_LEVELS, type LogLevel } from './config.js';
  * --log-level: diagnostics on stderr (never stdout, which carries the
  * envelope). The host writes the same lines to its host.log.
  */
-export function logAt(threshold: LogLevel, level: LogLevel, message: string, stream: NodeJS.WritableStream = process.stderr): void {
+export function logAt(threshold: LogLevel, level: LogLevel, message: string, stream: { write(text: string): unknown } = process.stderr): void {
   if (LOG_LEVELS.indexOf(level) > LOG_LEVELS.indexOf(threshold)) return;
   stream.write(`agent-tty ${level}: ${message}\n`);
 }

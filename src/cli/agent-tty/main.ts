@@ -6,6 +6,7 @@ import { GLOBAL_OPTIONS, parseArgv, str, flag, type ParsedArgs } from './argv.js
 import type { CommandDef } from './command.js';
 import { resolveContext, type AgentContext } from './config.js';
 import { AgentError, AgentExit, toAgentError } from './errors.js';
+import { processIO, type CliIO, type CliOutput } from '../io.js';
 
 /**
  * agent-tty: seed 002's v1 CLI over tapedeck's terminal library. Every command
@@ -64,18 +65,23 @@ function splitCommand(argv: string[]): { name: string | undefined; rest: string[
   return { name: word, rest: [...before, ...argv.slice(i + 1)] };
 }
 
-function write(stream: NodeJS.WriteStream, text: string): void {
+function write(stream: CliOutput, text: string): void {
   if (text) stream.write(text.endsWith('\n') ? text : `${text}\n`);
 }
 
-export async function runAgentTty(argv: string[], binName = 'agent-tty'): Promise<number> {
+/**
+ * One agent-tty call: argv in, an exit code out, everything written to `io`
+ * (the process's streams for the bin, buffers for a caller in the same process).
+ * It never exits the process, so tapedeck's `session` command and tests call it directly.
+ */
+export async function runAgentTty(argv: string[], binName = 'agent-tty', io: CliIO = processIO()): Promise<number> {
   const wantsJson = argv.includes('--json');
   const { name, rest } = splitCommand(argv);
   let command = name ?? 'help';
   try {
     if (!name || name === 'help') {
       if (argv.includes('--help') || argv.includes('-h') || name === 'help') {
-        write(process.stdout, usage().replaceAll('agent-tty', binName));
+        write(io.stdout, usage().replaceAll('agent-tty', binName));
         return AgentExit.ok;
       }
       throw new AgentError('INVALID_INPUT', `give a command (${Object.keys(COMMANDS).join(', ')})`, {});
@@ -89,7 +95,7 @@ export async function runAgentTty(argv: string[], binName = 'agent-tty'): Promis
       throw new AgentError('INVALID_INPUT', `${def.name}: unexpected argument ${JSON.stringify(args.positionals[def.maxPositionals])} (usage: ${def.usage.split('\n')[0]})`, { arguments: args.positionals });
     }
     if (flag(args, 'help')) {
-      write(process.stdout, `usage: ${def.usage.replaceAll('agent-tty', binName)}\n\n${def.summary}\n\n${GLOBAL_HELP}`);
+      write(io.stdout, `usage: ${def.usage.replaceAll('agent-tty', binName)}\n\n${def.summary}\n\n${GLOBAL_HELP}`);
       return AgentExit.ok;
     }
     const ctx: AgentContext = resolveContext({
@@ -99,16 +105,16 @@ export async function runAgentTty(argv: string[], binName = 'agent-tty'): Promis
       timeoutMs: str(args, 'timeout-ms'),
       profile: str(args, 'profile'),
       noColor: flag(args, 'no-color'),
-    });
+    }, io);
     const outcome = await def.run(ctx, args);
-    if (ctx.json) write(process.stdout, JSON.stringify(resultEnvelope(def.name, outcome.result)));
-    else write(process.stdout, outcome.human);
+    if (ctx.json) write(io.stdout, JSON.stringify(resultEnvelope(def.name, outcome.result)));
+    else write(io.stdout, outcome.human);
     return outcome.exitCode ?? AgentExit.ok;
   } catch (err) {
     const error = toAgentError(err);
-    if (wantsJson) write(process.stdout, JSON.stringify(errorEnvelope(command, error.body())));
-    else write(process.stderr, `${binName}: ${error.message}`);
-    if (process.env.AGENT_TTY_DEBUG && error.code === 'INTERNAL_ERROR') write(process.stderr, String((err as Error)?.stack));
+    if (wantsJson) write(io.stdout, JSON.stringify(errorEnvelope(command, error.body())));
+    else write(io.stderr, `${binName}: ${error.message}`);
+    if (io.env.AGENT_TTY_DEBUG && error.code === 'INTERNAL_ERROR') write(io.stderr, String((err as Error)?.stack));
     return error.exitCode;
   }
 }

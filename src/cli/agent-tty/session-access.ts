@@ -47,9 +47,9 @@ export async function callHost(
   let envelope;
   const started = Date.now();
   try {
-    logAt(ctx.logLevel, 'debug', `${command} -> ${record.socketPath}`);
+    logAt(ctx.logLevel, 'debug', `${command} -> ${record.socketPath}`, ctx.io.stderr);
     envelope = await requestHost(record.socketPath, { command, args }, timeoutMs, record.sessionId);
-    logAt(ctx.logLevel, 'debug', `${command} <- ${envelope.ok ? 'ok' : envelope.error?.code} in ${Date.now() - started} ms`);
+    logAt(ctx.logLevel, 'debug', `${command} <- ${envelope.ok ? 'ok' : envelope.error?.code} in ${Date.now() - started} ms`, ctx.io.stderr);
   } catch (err) {
     if (err instanceof AgentError && err.code === 'HOST_UNREACHABLE') {
       const fresh = readManifest(ctx.home, record.sessionId);

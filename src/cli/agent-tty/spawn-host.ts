@@ -8,6 +8,7 @@ import { updateManifest, type SessionRecord } from './manifest.js';
 import { sessionPaths } from './paths.js';
 import type { LogLevel } from './config.js';
 import { logAt } from './log.js';
+import type { CliIO } from '../io.js';
 
 /**
  * Starts the detached host of a session whose manifest is already written
@@ -17,12 +18,12 @@ import { logAt } from './log.js';
  */
 export const HOST_MAIN = join(dirname(fileURLToPath(import.meta.url)), 'host-main.js');
 
-export async function startHost(home: string, sessionId: string, timeoutMs: number, logLevel: LogLevel = 'warn'): Promise<SessionRecord> {
+export async function startHost(home: string, sessionId: string, timeoutMs: number, logLevel: LogLevel, io: CliIO): Promise<SessionRecord> {
   const log = openSync(sessionPaths(home, sessionId).hostLog, 'a', 0o600);
   const child = spawn(process.execPath, [HOST_MAIN, home, sessionId], {
     detached: true,
     stdio: ['ignore', log, log, 'pipe'],
-    env: { ...process.env, AGENT_TTY_LOG_LEVEL: logLevel },
+    env: { ...io.env, AGENT_TTY_LOG_LEVEL: logLevel },
   });
   closeSync(log);
   const pipe = child.stdio[3] as NodeJS.ReadableStream;
@@ -48,7 +49,7 @@ export async function startHost(home: string, sessionId: string, timeoutMs: numb
   });
   (pipe as unknown as { destroy(): void }).destroy();
   child.unref();
-  logAt(logLevel, 'info', `session ${sessionId}: host pid ${child.pid}`);
+  logAt(logLevel, 'info', `session ${sessionId}: host pid ${child.pid}`, io.stderr);
   if ('timeout' in report) {
     if (child.pid) killGroup(child.pid, 'SIGKILL');
     updateManifest(home, sessionId, { status: 'failed', failureOrigin: 'startup', failureReason: `the host did not report ready within ${timeoutMs} ms`, hostPid: null, childPid: null });

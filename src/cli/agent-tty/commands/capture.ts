@@ -54,7 +54,7 @@ Profiles: ${profileNames().join(', ')}. Default path: the session's artifacts di
       shot = await screenshotSnapshot(asScreenSnapshot(snap), capturedAtSeq, {
         profile,
         cursor: flag(args, 'show-cursor') ? 'show' : flag(args, 'hide-cursor') ? 'hide' : 'auto',
-        out: resolve(out),
+        out: resolve(ctx.io.cwd, out),
       });
     } finally {
       await closeRenderer();

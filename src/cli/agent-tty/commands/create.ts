@@ -22,10 +22,10 @@ function parseEnv(entries: string[]): Record<string, string> {
   return env;
 }
 
-function resolveShell(args: ParsedArgs): string {
+function resolveShell(args: ParsedArgs, env: NodeJS.ProcessEnv): string {
   const given = str(args, 'shell') ?? str(args, 'command');
   if (given !== undefined && given.trim() === '') throw new AgentError('INVALID_INPUT', '--shell must name a shell executable, got an empty path', {});
-  return given ?? (process.env.SHELL || '/bin/sh');
+  return given ?? (env.SHELL || '/bin/sh');
 }
 
 export const create: CommandDef = {
@@ -41,9 +41,9 @@ Without a command, the shell (--shell, else $SHELL, else /bin/sh) runs. Default 
     const cols = intOption(args, 'cols', 'INVALID_DIMENSIONS', 1, 10_000) ?? 120;
     const idleTimeoutMs = intOption(args, 'idle-timeout-ms', 'INVALID_DURATION', 1) ?? null;
     const env = parseEnv(list(args, 'env'));
-    const shell = resolveShell(args);
+    const shell = resolveShell(args, ctx.io.env);
     const command = args.positionals.length > 0 ? args.positionals : [shell];
-    const cwd = resolve(str(args, 'cwd') ?? process.cwd());
+    const cwd = resolve(ctx.io.cwd, str(args, 'cwd') ?? '.');
     if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new AgentError('INVALID_INPUT', `--cwd ${JSON.stringify(cwd)} is not a directory`, { cwd });
     const sessionId = newId('sess');
     privateDir(sessionsDir(ctx.home));
@@ -73,7 +73,7 @@ Without a command, the shell (--shell, else $SHELL, else /bin/sh) runs. Default 
       exitSignal: null,
     };
     writeManifest(ctx.home, record);
-    const ready = await startHost(ctx.home, sessionId, ctx.timeoutMs ?? DEFAULT_START_TIMEOUT_MS, ctx.logLevel);
+    const ready = await startHost(ctx.home, sessionId, ctx.timeoutMs ?? DEFAULT_START_TIMEOUT_MS, ctx.logLevel, ctx.io);
     return {
       result: {
         sessionId,

@@ -31,7 +31,7 @@ Derived from the event log: the same log and profile give the same file.`,
     if (format !== 'asciicast' && format !== 'webm') throw new AgentError('INVALID_INPUT', `record export: --format must be asciicast or webm, got ${JSON.stringify(format)}`, { format });
     const record = loadSession(ctx, id);
     const artifactId = newId(format === 'asciicast' ? 'rec' : 'vid');
-    const out = resolve(str(args, 'out') ?? join(sessionPaths(ctx.home, record.sessionId).artifactsDir, `${artifactId}.${format === 'asciicast' ? 'cast' : 'webm'}`));
+    const out = resolve(ctx.io.cwd, str(args, 'out') ?? join(sessionPaths(ctx.home, record.sessionId).artifactsDir, `${artifactId}.${format === 'asciicast' ? 'cast' : 'webm'}`));
     let result: Record<string, unknown>;
     try {
       mkdirSync(dirname(out), { recursive: true });

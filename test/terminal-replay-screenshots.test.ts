@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readCast, screenshotCast, comparePngs, closeRenderer, recordScript } from '../src/index.js';
 import { pngSize } from '../src/render/pixel-diff-png.js';
@@ -10,7 +10,8 @@ import { tapedeck, tempDir } from './helpers/cli.js';
  * Screenshot checkpoints in terminal replay, end to end: a real bash in a real
  * PTY, the real Chromium renderer, goldens on disk. The prompt's colour comes
  * from the command line (PS1), so a replay against another colour shows the
- * same text (the text comparison passes) but different pixels.
+ * same text (the text comparison passes) but different pixels. The tape is
+ * recorded once; each test works in its own copy of the project.
  */
 const { dir, cleanup } = tempDir('tapedeck-replay-shots-');
 afterAll(async () => {
@@ -26,20 +27,33 @@ const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0
 /** Local runs: not CI, no update mode or profile from the caller's environment. */
 const LOCAL = { CI: '', TAPEDECK_UPDATE: '', TAPEDECK_PROFILE: '' };
 
-const cast = join(dir, 'colour.cast');
-const golden = join(dir, 'colour.after-echo.png');
-const actualPng = join(dir, 'colour.after-echo.actual.png');
-const diffPng = join(dir, 'colour.after-echo.diff.png');
+const recordedCast = join(dir, 'recorded.cast');
 let markerLine = 0;
-/** What the red-prompt replay drew (its .actual.png). */
-let redLive: Buffer | undefined;
+/** The recorded checkpoint screen drawn by `tapedeck screenshot` (a green prompt). */
+let greenShot: Buffer;
+
+/** A fresh copy of the project in `name`: the tape, and with `golden` its screenshot golden of the recorded screen. */
+function project(name: string, options: { golden?: boolean } = {}) {
+  const root = join(dir, name);
+  mkdirSync(root);
+  const paths = {
+    root,
+    cast: join(root, 'colour.cast'),
+    golden: join(root, 'colour.after-echo.png'),
+    actualPng: join(root, 'colour.after-echo.actual.png'),
+    diffPng: join(root, 'colour.after-echo.diff.png'),
+  };
+  copyFileSync(recordedCast, paths.cast);
+  if (options.golden) writeFileSync(paths.golden, greenShot);
+  return paths;
+}
 
 // The tape is in a scratch folder, not a project: its recorded command runs only with --trust-tape.
-const replay = (args: string[], env: Record<string, string> = LOCAL, cwd = dir) => tapedeck(['replay', ...args, ...(args.includes('--') ? [] : ['--trust-tape'])], { cwd, env });
+const replay = (cwd: string, args: string[], env: Record<string, string> = LOCAL) => tapedeck(['replay', ...args, ...(args.includes('--') ? [] : ['--trust-tape'])], { cwd, env });
 
 beforeAll(async () => {
   await recordScript({
-    out: cast,
+    out: recordedCast,
     command: GREEN[0],
     args: GREEN.slice(1),
     cwd: dir,
@@ -47,13 +61,15 @@ beforeAll(async () => {
     cols: 30,
     steps: [{ waitFor: 'demo$' }, { type: 'echo hello\r' }, { waitFor: 'hello\ndemo$' }, { marker: MARKER }, { type: 'exit\r' }],
   });
-  const { events } = await readCast(cast);
+  const { events } = await readCast(recordedCast);
   markerLine = events.find((e) => e.code === 'm' && e.data === MARKER)!.line;
+  greenShot = (await screenshotCast(recordedCast, { marker: MARKER })).png;
 });
 
-describe('replay --screenshots', () => {
+describe.concurrent('replay --screenshots', () => {
   it('the first run writes <cast>.<marker>.png: a PNG of the checkpoint screen; the next run is clean', async () => {
-    const first = await replay(['colour.cast', '--screenshots']);
+    const { root, cast, golden, actualPng } = project('first-run');
+    const first = await replay(root, ['colour.cast', '--screenshots']);
     expect(first.stderr).toContain(`tapedeck: wrote new screenshot golden colour.after-echo.png (marker "${MARKER}")`);
     expect(first.code).toBe(0);
     const png = readFileSync(golden);
@@ -63,7 +79,7 @@ describe('replay --screenshots', () => {
     expect(pngSize(png)).toEqual({ width: recorded.pixelWidth, height: recorded.pixelHeight });
     expect(comparePngs(recorded.png, png).diffPixels).toBe(0);
 
-    const second = await replay(['colour.cast', '--screenshots']);
+    const second = await replay(root, ['colour.cast', '--screenshots']);
     expect(second.code).toBe(0);
     expect(second.stderr).not.toContain('screenshot golden');
     expect(readFileSync(golden).equals(png)).toBe(true);
@@ -71,16 +87,17 @@ describe('replay --screenshots', () => {
   });
 
   it('a colour change the text form cannot see drifts with TD1106 at the marker line, leaving .actual.png and .diff.png', async () => {
+    const { root, cast, golden, actualPng, diffPng } = project('colour-change', { golden: true });
     const goldenBefore = readFileSync(golden);
     const castBefore = readFileSync(cast);
     // Without --screenshots (and without --styles) the same text replays clean.
-    const textOnly = await replay(['colour.cast', '--', ...RED]);
+    const textOnly = await replay(root, ['colour.cast', '--', ...RED]);
     expect(textOnly.code).toBe(0);
 
-    const run = await replay(['colour.cast', '--screenshots', '--json', '--json-summary', '--report', 'report.html', '--', ...RED]);
+    const run = await replay(root, ['colour.cast', '--screenshots', '--json', '--json-summary', '--report', 'report.html', '--', ...RED]);
     expect(run.code).toBe(1);
     // The report shows the golden, the actual and the diff image of the checkpoint.
-    const report = readFileSync(join(dir, 'report.html'), 'utf8');
+    const report = readFileSync(join(root, 'report.html'), 'utf8');
     expect(report).toContain(`screenshot: marker &quot;${MARKER}&quot;`);
     expect(report.match(/data-shot="(expected|actual|diff)" src="data:image\/png;base64,/g)?.length).toBe(3);
     const [envelope, summary] = run.stdout.trim().split('\n').map((l) => JSON.parse(l));
@@ -102,25 +119,21 @@ describe('replay --screenshots', () => {
     expect(readFileSync(cast).equals(castBefore)).toBe(true);
     expect(existsSync(`${cast}.new`)).toBe(false);
 
-    redLive = actual;
-
     // Playwright's meanings: allowing every pixel to differ passes (and the stale images go);
     // a bad value is a usage error.
-    const lenient = await replay(['colour.cast', '--screenshots', '--max-diff-pixel-ratio', '1', '--', ...RED]);
+    const lenient = await replay(root, ['colour.cast', '--screenshots', '--max-diff-pixel-ratio', '1', '--', ...RED]);
     expect(lenient.code).toBe(0);
     expect([actualPng, diffPng, `${golden}.new`].filter(existsSync)).toEqual([]);
     expect(readFileSync(golden).equals(goldenBefore)).toBe(true);
-    expect((await replay(['colour.cast', '--screenshots', '--threshold', '2'])).stderr).toMatch(/--threshold expects a number from 0 to 1/);
-    const noFlag = await replay(['colour.cast', '--max-diff-pixels', '5']);
+    expect((await replay(root, ['colour.cast', '--screenshots', '--threshold', '2'])).stderr).toMatch(/--threshold expects a number from 0 to 1/);
+    const noFlag = await replay(root, ['colour.cast', '--max-diff-pixels', '5']);
     expect(noFlag.code).toBe(2);
     expect(noFlag.stderr).toContain('--max-diff-pixels applies to checkpoint screenshots; add --screenshots');
   });
 
   it('on CI a missing screenshot golden fails and nothing is written', async () => {
-    const ci = join(dir, 'ci');
-    mkdirSync(ci);
-    copyFileSync(cast, join(ci, 'colour.cast'));
-    const run = await replay(['colour.cast', '--screenshots'], { ...LOCAL, CI: 'true' }, ci);
+    const { root: ci } = project('ci');
+    const run = await replay(ci, ['colour.cast', '--screenshots'], { ...LOCAL, CI: 'true' });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(`colour.cast:${markerLine}: step 2: checkpoint marker "${MARKER}": screenshot golden colour.after-echo.png is missing [TD1106]`);
     expect(run.stderr).toContain('on CI (CI is set) goldens are never written');
@@ -128,20 +141,21 @@ describe('replay --screenshots', () => {
   });
 
   it('--update rewrites the golden with the live screen, leaving the tape alone', async () => {
-    expect(redLive).toBeDefined();
+    const { root, cast, golden } = project('update', { golden: true });
     const castBefore = readFileSync(cast);
-    const run = await replay(['colour.cast', '--screenshots', '--update', '--', ...RED]);
+    const run = await replay(root, ['colour.cast', '--screenshots', '--update', '--', ...RED]);
     expect(run.code).toBe(0);
     expect(run.stderr).toContain('tapedeck: updated screenshot golden colour.after-echo.png');
-    expect(comparePngs(redLive!, readFileSync(golden)).diffPixels).toBe(0);
+    expect(comparePngs(greenShot, readFileSync(golden)).diffPixels).toBeGreaterThan(0);
     expect(readFileSync(cast).equals(castBefore)).toBe(true); // no text drift: the tape stays as it was
+    // The golden is now the red prompt: a red replay is clean, the recorded green one drifts.
+    expect((await replay(root, ['colour.cast', '--screenshots', '--', ...RED])).code).toBe(0);
+    expect((await replay(root, ['colour.cast', '--screenshots'])).code).toBe(1);
   });
 
   it('without a working Chromium it stops with exit 6 and the fix, naming the tape and marker line', async () => {
-    const nowhere = join(dir, 'no-renderer');
-    mkdirSync(nowhere);
-    copyFileSync(cast, join(nowhere, 'colour.cast'));
-    const run = await replay(['colour.cast', '--screenshots'], { ...LOCAL, TAPEDECK_CHROMIUM: join(nowhere, 'no-such-chromium') }, nowhere);
+    const { root: nowhere } = project('no-renderer');
+    const run = await replay(nowhere, ['colour.cast', '--screenshots'], { ...LOCAL, TAPEDECK_CHROMIUM: join(nowhere, 'no-such-chromium') });
     expect(run.code).toBe(6);
     expect(run.stderr).toContain(`tapedeck: colour.cast:${markerLine}: checkpoint screenshot of marker "${MARKER}" (--screenshots): Chromium not found at`);
     expect(run.stderr).toContain('apt-get install');
@@ -152,12 +166,12 @@ describe('replay --screenshots', () => {
 
 describe('toReplayCleanly(cast, { screenshots })', () => {
   it('passes against the golden and fails with TD1106 on a colour change, in the test update mode', async () => {
-    // The golden now holds the red prompt (see --update above).
+    const { root, cast } = project('matcher', { golden: true });
     const ctx = { snapshotState: { snapshotUpdateState: 'none' as const } };
-    const clean = await replayCastCleanly(ctx, cast, RED, { screenshots: true, cwd: dir });
+    const clean = await replayCastCleanly(ctx, cast, GREEN, { screenshots: true, cwd: root });
     expect(clean.message()).toContain('replayed cleanly');
     expect(clean.pass).toBe(true);
-    const drifted = await replayCastCleanly(ctx, cast, GREEN, { screenshots: { maxDiffPixels: 0 }, cwd: dir });
+    const drifted = await replayCastCleanly(ctx, cast, RED, { screenshots: { maxDiffPixels: 0 }, cwd: root });
     expect(drifted.pass).toBe(false);
     expect(drifted.message()).toContain('[TD1106]');
     expect(drifted.message()).toContain('colour.after-echo.actual.png');

@@ -1,28 +1,31 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { agentHome, agentTty, ok, running } from './helpers/agent-tty.js';
 
 /**
- * agent-tty end to end through the real CLI, one bash session shared by the
- * file: each test drives it further. Every call is a separate process talking
- * to the detached host over its control socket.
+ * agent-tty end to end through its CLI entry: each test drives a bash session of
+ * its own, in a home of its own, talking to the detached host over its control
+ * socket, so no test sees another's screen, size, artifacts or sessions.
  */
 const BASH = ['--', 'bash', '--norc', '--noprofile'];
 const env = { PS1: '$ ' };
-let home: string;
-let cleanup: () => Promise<void>;
-let id: string;
-
-beforeAll(async () => {
-  ({ home, cleanup } = agentHome());
-  const created = await ok(home, ['create', '--name', 'cli-test', '--env', 'GREETING=hi there', ...BASH], { env });
-  id = created.sessionId;
+const cleanups: Array<() => Promise<void>> = [];
+afterAll(async () => {
+  await Promise.all(cleanups.map((c) => c()));
 });
-afterAll(async () => cleanup());
 
-describe('agent-tty create/list/inspect', () => {
+async function bashSession(): Promise<{ home: string; id: string }> {
+  const { home, cleanup } = agentHome();
+  cleanups.push(cleanup);
+  const created = await ok(home, ['create', '--name', 'cli-test', '--env', 'GREETING=hi there', ...BASH], { env });
+  await ok(home, ['wait', created.sessionId, '--text', '$ ']); // bash is reading its input
+  return { home, id: created.sessionId };
+}
+
+describe.concurrent('agent-tty create/list/inspect', () => {
   it('creates a session with the seed defaults and a sortable id', async () => {
+    const { home, id } = await bashSession();
     expect(id).toMatch(/^sess_[0-9A-HJKMNP-TV-Z]{26}$/);
     const info = await ok(home, ['inspect', id]);
     expect(info.session).toMatchObject({ version: 1, sessionId: id, status: 'running', rows: 40, cols: 120, name: 'cli-test', env: { GREETING: 'hi there' }, command: ['bash', '--norc', '--noprofile'] });
@@ -35,13 +38,15 @@ describe('agent-tty create/list/inspect', () => {
   });
 
   it('passes --env into the program', async () => {
+    const { home, id } = await bashSession();
     await ok(home, ['type', id, 'echo "[$GREETING]"', '--append-newline']);
     expect((await ok(home, ['wait', id, '--text', '[hi there]'])).matched).toBe(true);
   });
 });
 
-describe('agent-tty input and waits', () => {
+describe.concurrent('agent-tty input and waits', () => {
   it('types, waits for text and regex, and reports seqs and the cursor', async () => {
+    const { home, id } = await bashSession();
     const typed = await ok(home, ['type', id, 'echo sum-$((40+2))', '--append-newline']);
     expect(typed).toMatchObject({ sessionId: id, bytesWritten: 19 });
     const waited = await ok(home, ['wait', id, '--text', 'sum-42']);
@@ -52,6 +57,7 @@ describe('agent-tty input and waits', () => {
   });
 
   it('types a file payload and pastes bracketed, and the event log keeps both apart', async () => {
+    const { home, id } = await bashSession();
     const file = join(home, 'payload.txt');
     writeFileSync(file, 'echo from-file\n');
     await ok(home, ['type', id, '--file', file]);
@@ -69,6 +75,7 @@ describe('agent-tty input and waits', () => {
   });
 
   it('sends keys and chords and echoes them as supplied', async () => {
+    const { home, id } = await bashSession();
     await ok(home, ['type', id, 'echo abc']);
     const keys = await ok(home, ['send-keys', id, 'ctrl+a', 'Right', 'Right', 'Right', 'Right', 'Right', 'X', 'ENTER']);
     expect(keys).toMatchObject({ accepted: ['ctrl+a', 'Right', 'Right', 'Right', 'Right', 'Right', 'X', 'ENTER'] });
@@ -77,6 +84,7 @@ describe('agent-tty input and waits', () => {
   });
 
   it('resizes (the program sees the new size) and signals', async () => {
+    const { home, id } = await bashSession();
     expect(await ok(home, ['resize', id, '--rows', '30', '--cols', '100'])).toEqual({ sessionId: id, rows: 30, cols: 100 });
     await ok(home, ['type', id, 'echo size-$(stty size)', '--append-newline']);
     await ok(home, ['wait', id, '--text', 'size-30 100']);
@@ -91,6 +99,7 @@ describe('agent-tty input and waits', () => {
   });
 
   it('waits for idle output, a stable screen and a cursor position', async () => {
+    const { home, id } = await bashSession();
     expect(await ok(home, ['wait', id, '--idle-ms', '100'])).toMatchObject({ timedOut: false });
     expect(await ok(home, ['wait', id, '--screen-stable-ms', '100'])).toMatchObject({ matched: true, timedOut: false });
     const snap = await ok(home, ['snapshot', id]);
@@ -99,16 +108,20 @@ describe('agent-tty input and waits', () => {
   });
 
   it('a wait that times out exits 5 with the last observed state', async () => {
+    const { home, id } = await bashSession();
+    await ok(home, ['type', id, 'echo before-$((2+2))', '--append-newline']);
+    await ok(home, ['wait', id, '--text', 'before-4']);
     const r = await agentTty(home, ['wait', id, '--text', 'never-shown', '--timeout-ms', '300']);
     expect(r.code).toBe(5);
     expect(r.env.ok).toBe(true);
     expect(r.env.result).toMatchObject({ matched: false, timedOut: true, timeoutMs: 300 });
-    expect(r.env.result.lastState.visibleLines.join('\n')).toContain('after-4');
+    expect(r.env.result.lastState.visibleLines.join('\n')).toContain('before-4');
   });
 
   it('resolves settings flag, then environment, then <home>/config.json (§3)', async () => {
+    const { home, id } = await bashSession();
     writeFileSync(join(home, 'config.json'), JSON.stringify({ timeoutMs: 250 }));
-    try {
+    {
       const args = ['wait', id, '--text', 'not-there'];
       const [file, envVar, flagged] = await Promise.all([
         agentTty(home, args),
@@ -118,12 +131,11 @@ describe('agent-tty input and waits', () => {
       expect([file, envVar, flagged].map((r) => [r.code, r.env.result?.timeoutMs])).toEqual([[5, 250], [5, 300], [5, 350]]);
       const bad = await agentTty(home, ['list', '--log-level', 'loud']);
       expect([bad.code, bad.env.error?.code]).toEqual([2, 'INVALID_INPUT']);
-    } finally {
-      writeFileSync(join(home, 'config.json'), '{}');
     }
   });
 
   it('never interleaves concurrent types: each payload reaches the PTY in one piece', async () => {
+    const { home, id } = await bashSession();
     // The payloads go to a cat that discards them (started before they are sent: bash prints cat-ready
     // while running the line, so everything typed after it queues for cat, unechoed).
     await ok(home, ['type', id, 'stty -echo; echo cat-ready; cat > /dev/null', '--append-newline']);
@@ -143,8 +155,12 @@ describe('agent-tty input and waits', () => {
   });
 });
 
-describe('agent-tty snapshot', () => {
+describe.concurrent('agent-tty snapshot', () => {
   it('takes structured snapshots (default) with ids, kept as artifacts', async () => {
+    const { home, id } = await bashSession();
+    await ok(home, ['resize', id, '--rows', '30', '--cols', '100']);
+    await ok(home, ['type', id, 'echo back', '--append-newline']);
+    await ok(home, ['wait', id, '--regex', '^back$']);
     const snap = await ok(home, ['snapshot', id, '--include-scrollback']);
     expect(snap).toMatchObject({ sessionId: id, format: 'structured', rows: 30, cols: 100, isAltScreen: false });
     expect(snap.snapshotId).toMatch(/^snap_/);
@@ -158,12 +174,13 @@ describe('agent-tty snapshot', () => {
     const text = await ok(home, ['snapshot', id, '--format', 'text']);
     expect(text.text).toContain('back');
     const info = await ok(home, ['inspect', id]);
-    expect(info.artifacts).toMatchObject({ byKind: { snapshot: 4 }, missingCount: 0, health: 'healthy' });
+    expect(info.artifacts).toMatchObject({ byKind: { snapshot: 3 }, missingCount: 0, health: 'healthy' });
   });
 });
 
-describe('agent-tty failures', () => {
+describe.concurrent('agent-tty failures', () => {
   it('names each failure with the catalog code and the seed exit code', async () => {
+    const { home, id } = await bashSession();
     // (Each command's own failure envelope is locked in agent-tty-golden; these are the other validations.)
     const cases: Array<[string[], string, number]> = [
       [['type', 'bad/id', 'x'], 'INVALID_SESSION_ID', 2],
@@ -185,6 +202,7 @@ describe('agent-tty failures', () => {
   });
 
   it('prints one line on stderr without --json', async () => {
+    const { home, id } = await bashSession();
     const { run } = await import('./helpers/cli.js');
     const { AGENT_TTY } = await import('./helpers/agent-tty.js');
     const r = await run(['node', AGENT_TTY, '--home', home, 'inspect', 'sess_missing']);
@@ -194,8 +212,10 @@ describe('agent-tty failures', () => {
   });
 });
 
-describe('agent-tty destroy', () => {
+describe.concurrent('agent-tty destroy', () => {
   it('destroys gracefully, then refuses input and a second destroy', async () => {
+    const { home, id } = await bashSession();
+    expect((await agentTty(home, ['create', '--', '/no/such/program'])).code).toBe(2);
     const before = await ok(home, ['inspect', id]);
     expect(await ok(home, ['destroy', id])).toEqual({ sessionId: id, destroyed: true });
     const after = await ok(home, ['inspect', id]);

@@ -67,8 +67,10 @@ describe('agent-tty session environment', () => {
     expect(await send('not json\n')).toMatchObject({ ok: false, error: { code: 'PROTOCOL_ERROR' } });
     expect(await send('{"command":"frobnicate"}\n')).toMatchObject({ ok: false, command: 'frobnicate', error: { code: 'PROTOCOL_ERROR' } });
     expect(await send('{"command":"send-keys","args":{"keys":["hyper+x"]}}\n')).toMatchObject({ ok: false, error: { code: 'INVALID_KEYS' } });
+    await ok(home, ['type', self, 'echo socket-$((2+3))', '--append-newline']);
+    await ok(home, ['wait', self, '--regex', '^socket-5$']);
     const snap = await send('{"command":"snapshot","args":{"format":"text","persist":false}}\n');
     expect(snap).toMatchObject({ ok: true, command: 'snapshot', result: { sessionId: self, format: 'text' } });
-    expect(snap.result.text).toContain('self-42');
+    expect(snap.result.text).toMatch(/^socket-5$/m);
   });
 });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { agentHome, agentTty, ok } from './helpers/agent-tty.js';
 
@@ -9,8 +9,9 @@ import { agentHome, agentTty, ok } from './helpers/agent-tty.js';
  * error code, exit code or message shows up as a diff here.
  * Update after an intended change: npx vitest run test/agent-tty-golden.test.ts -u
  */
+/** The current test's home (each test has its own; the tests in this file run one at a time). */
 let home: string;
-let cleanup: () => Promise<void>;
+const cleanups: Array<() => Promise<void>> = [];
 let id: string;
 const envelopes: Record<string, unknown> = {};
 
@@ -46,10 +47,14 @@ async function captureAll(calls: [string, string[]][]): Promise<void> {
   for (const [i, [name]] of calls.entries()) envelopes[name] = { exitCode: results[i].code, envelope: normalise(results[i].env) };
 }
 
-beforeAll(async () => {
-  ({ home, cleanup } = agentHome());
+beforeEach(() => {
+  const fresh = agentHome();
+  home = fresh.home;
+  cleanups.push(fresh.cleanup);
 });
-afterAll(async () => cleanup());
+afterAll(async () => {
+  await Promise.all(cleanups.map((c) => c()));
+});
 
 describe('agent-tty golden envelopes', () => {
   it('locks every command’s success and failure envelope', async () => {

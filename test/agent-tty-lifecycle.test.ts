@@ -23,7 +23,6 @@ beforeAll(async () => {
     idle: ['--idle-timeout-ms', '400', '--', 'bash', '--norc', '--noprofile'],
     crash: ['--', 'bash', '--norc', '--noprofile'],
     force: ['--', 'bash', '--norc', '--noprofile'],
-    keeper: ['--', 'bash', '--norc', '--noprofile'],
   };
   await Promise.all(Object.entries(specs).map(async ([name, args]) => (ids[name] = (await ok(home, ['create', ...args], { env: noLinger })).sessionId)));
 });
@@ -79,11 +78,11 @@ describe('agent-tty session ends', () => {
 
   it('--idle-timeout-ms ends a session nobody uses', async () => {
     const id = ids.idle;
-    const info = await eventually(async () => {
-      const r = await ok(home, ['inspect', id]);
-      return r.session.status === 'destroyed' ? r : undefined;
-    }, 20_000, 'the idle timeout');
-    expect(info.session).toMatchObject({ endReason: 'idle-timeout', hostPid: null, childPid: null });
+    // Watch the manifest on disk: asking the host (inspect) is activity and would keep the session alive.
+    const manifest = join(home, 'sessions', id, 'session.json');
+    await eventually(() => (JSON.parse(readFileSync(manifest, 'utf8')).status === 'destroyed' ? true : undefined), 20_000, 'the idle timeout');
+    const info = await ok(home, ['inspect', id]);
+    expect(info.session).toMatchObject({ status: 'destroyed', endReason: 'idle-timeout', hostPid: null, childPid: null });
     expect(info.terminationCategory).toBe('destroyed');
   });
 
@@ -110,14 +109,28 @@ describe('agent-tty session ends', () => {
   });
 
   it('gc removes stale sessions by default, ended ones with --older-than, and never a running one', async () => {
-    const stale = await ok(home, ['gc']);
-    expect(stale.removed).toEqual([ids.crash]);
-    expect(existsSync(join(home, 'sessions', ids.crash))).toBe(false);
-    const old = await ok(home, ['gc', '--older-than', '1ms']);
-    expect([...old.removed].sort()).toEqual([ids.exits, ids.signalled, ids.idle, ids.force].sort());
-    // The running session is untouched and still answers.
-    expect((await ok(home, ['list'])).sessions.map((s: { sessionId: string }) => s.sessionId)).toEqual([ids.keeper]);
-    await ok(home, ['type', ids.keeper, 'echo still-here', '--append-newline']);
-    await ok(home, ['wait', ids.keeper, '--regex', '^still-here$']);
+    // A home of its own: what gc finds does not depend on the other tests.
+    const own = agentHome();
+    try {
+      const create = async (args: string[]) => (await ok(own.home, ['create', ...args], { env: noLinger })).sessionId as string;
+      const bash = ['--', 'bash', '--norc', '--noprofile'];
+      const [exited, destroyed, crashed, keeper] = await Promise.all([create(['--', 'sh', '-c', 'exit 0']), create(['--', 'sleep', '600']), create(bash), create(bash)]);
+      await ok(own.home, ['destroy', destroyed]);
+      await eventually(async () => ((await ok(own.home, ['inspect', exited])).session.hostPid === null ? true : undefined), 20_000, 'the exited session\'s host to leave');
+      const hostPid = (await ok(own.home, ['inspect', crashed])).session.hostPid;
+      process.kill(hostPid, 'SIGKILL');
+      await eventually(() => (running(hostPid) ? undefined : true), 10_000, 'the host to die');
+      const stale = await ok(own.home, ['gc']);
+      expect(stale.removed).toEqual([crashed]);
+      expect(existsSync(join(own.home, 'sessions', crashed))).toBe(false);
+      const old = await ok(own.home, ['gc', '--older-than', '1ms']);
+      expect([...old.removed].sort()).toEqual([exited, destroyed].sort());
+      // The running session is untouched and still answers.
+      expect((await ok(own.home, ['list'])).sessions.map((s: { sessionId: string }) => s.sessionId)).toEqual([keeper]);
+      await ok(own.home, ['type', keeper, 'echo still-here', '--append-newline']);
+      await ok(own.home, ['wait', keeper, '--regex', '^still-here$']);
+    } finally {
+      await own.cleanup();
+    }
   });
 });

@@ -80,7 +80,8 @@ describe('tapedeck record (terminal, non-interactive) + snapshot', () => {
     expect(missing.stderr).toMatch(/^tapedeck: cannot start "no-such-program-tapedeck"/);
     const noCommand = await cli(['record', '--out', join(dir, 'none.cast')]);
     expect(noCommand.code).toBe(2);
-    expect(readdirSync(dir).filter((f) => /bad|missing|none/.test(f))).toEqual([]);
+    // Nothing under those names, and no temporary file left beside them.
+    expect(readdirSync(dir).filter((f) => /^\.?(bad|missing|none)\.cast/.test(f))).toEqual([]);
 
     const malformed = await cli(['snapshot', join(ROOT, 'test/fixtures/casts/v1.cast'), '--at', 'nope']);
     expect(malformed.code).toBe(2);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLI, run } from './helpers/cli.js';
 import { agentHome, agentTty, eventually, ok, running } from './helpers/agent-tty.js';
@@ -98,6 +99,26 @@ describe('agent-tty session ends', () => {
     await eventually(() => (running(before.childPid) ? undefined : true), 10_000, 'the orphaned child to be killed');
     expect(existsSync(before.socketPath)).toBe(false);
     expect((await ok(home, ['list'])).sessions.map((s: { sessionId: string }) => s.sessionId)).not.toContain(id);
+  });
+
+  it('a recorded child pid that another process holds by now is never killed', async () => {
+    const own = agentHome();
+    const stranger = spawn('sleep', ['60'], { detached: true, stdio: 'ignore' });
+    try {
+      const id = (await ok(own.home, ['create', '--', 'bash', '--norc', '--noprofile'], { env: noLinger })).sessionId;
+      const before = (await ok(own.home, ['inspect', id])).session;
+      process.kill(before.hostPid, 'SIGKILL');
+      await eventually(() => (running(before.hostPid) || running(before.childPid) ? undefined : true), 10_000, 'host and child to be gone');
+      // The record, last written an hour ago, names a pid that a process started since holds (a reused pid).
+      const manifest = join(own.home, 'sessions', id, 'session.json');
+      const record = JSON.parse(readFileSync(manifest, 'utf8'));
+      writeFileSync(manifest, JSON.stringify({ ...record, childPid: stranger.pid, updatedAt: new Date(Date.now() - 3_600_000).toISOString() }));
+      expect((await ok(own.home, ['inspect', id])).session).toMatchObject({ status: 'failed', failureOrigin: 'host-death', childPid: null });
+      expect(running(stranger.pid!)).toBe(true);
+    } finally {
+      stranger.kill('SIGKILL');
+      await own.cleanup();
+    }
   });
 
   it('destroy --force kills host and child', async () => {

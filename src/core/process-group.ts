@@ -49,3 +49,32 @@ export function processAlive(pid: number | null | undefined): boolean {
     return true;
   }
 }
+
+/** Linux counts process start times in clock ticks of 1/100 s (USER_HZ) since boot. */
+const TICKS_PER_SECOND = 100;
+
+/**
+ * When `pid`'s process started (ms since the epoch, to within a second: the boot
+ * time is whole seconds), from /proc; undefined where that cannot be read.
+ */
+export function processStartedAt(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const ticks = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+    const boot = Number(/^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'))?.[1]);
+    return Number.isFinite(ticks) && Number.isFinite(boot) ? boot * 1000 + (ticks * 1000) / TICKS_PER_SECOND : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether `pid` is still a process that was already running at `knownAliveAt`
+ * (when a record last saw it). A pid freed since can belong to a new process,
+ * which must never be signalled in the old one's place. Without /proc, trusts the pid.
+ */
+export function sameProcessAsRecorded(pid: number, knownAliveAt: number): boolean {
+  if (!processAlive(pid)) return false;
+  const started = processStartedAt(pid);
+  return started === undefined || started <= knownAliveAt + 1000;
+}

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { killGroup, processAlive } from '../../core/process-group.js';
+import { killGroup, processAlive, sameProcessAsRecorded } from '../../core/process-group.js';
 import { isTerminal, updateManifest, type SessionRecord } from './manifest.js';
 
 /**
@@ -10,6 +10,14 @@ import { isTerminal, updateManifest, type SessionRecord } from './manifest.js';
  * terminal status, which needs no repair.
  */
 export { processAlive };
+
+/**
+ * Is the record's program still the process with its pid? It was alive when the
+ * record was last written; a process that started after that got the pid later.
+ */
+export function childStillOurs(record: SessionRecord): boolean {
+  return record.childPid !== null && sameProcessAsRecorded(record.childPid, Date.parse(record.updatedAt));
+}
 
 /** Is `pid` our host for this session (not some process that reused the pid)? */
 export function hostAlive(record: SessionRecord): boolean {
@@ -25,7 +33,7 @@ export function hostAlive(record: SessionRecord): boolean {
 export function reconcileDeadHost(home: string, record: SessionRecord, reason: string): SessionRecord {
   // A host that still runs but cannot be reached controls nothing: end it too.
   if (hostAlive(record)) killGroup(record.hostPid!, 'SIGKILL');
-  if (record.childPid && processAlive(record.childPid)) killGroup(record.childPid, 'SIGKILL');
+  if (record.childPid && childStillOurs(record)) killGroup(record.childPid, 'SIGKILL');
   if (existsSync(record.socketPath)) rmSync(record.socketPath, { force: true });
   if (isTerminal(record.status)) {
     return record.hostPid === null && record.childPid === null ? record : updateManifest(home, record.sessionId, { hostPid: null, childPid: null });

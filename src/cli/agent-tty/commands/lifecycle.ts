@@ -7,7 +7,7 @@ import type { AgentContext } from '../config.js';
 import { AgentError } from '../errors.js';
 import { isTerminal, listSessionIds, readManifest, updateManifest } from '../manifest.js';
 import { checkSessionId, fallbackSocketDir, sessionPaths } from '../paths.js';
-import { hostAlive, processAlive, reconcile } from '../reconcile.js';
+import { childStillOurs, hostAlive, processAlive, reconcile } from '../reconcile.js';
 import { callHost } from '../session-access.js';
 import { killGroup } from '../../../core/process-group.js';
 
@@ -36,7 +36,7 @@ export const destroy: CommandDef = {
     // --force, or no host to ask: kill what is left, then reconcile to destroyed (§17.2).
     const fresh = readManifest(ctx.home, id);
     if (fresh.hostPid !== null && hostAlive(fresh)) killGroup(fresh.hostPid, 'SIGKILL');
-    if (fresh.childPid !== null && processAlive(fresh.childPid)) killGroup(fresh.childPid, 'SIGKILL');
+    if (childStillOurs(fresh)) killGroup(fresh.childPid!, 'SIGKILL');
     rmSync(fresh.socketPath, { force: true });
     updateManifest(ctx.home, id, { status: 'destroyed', hostPid: null, childPid: null });
     return { result: { sessionId: id, destroyed: true }, human: `Destroyed session ${id}` };

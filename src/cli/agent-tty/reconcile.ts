@@ -33,7 +33,7 @@ export function hostAlive(record: SessionRecord): boolean {
 export function reconcileDeadHost(home: string, record: SessionRecord, reason: string): SessionRecord {
   // A host that still runs but cannot be reached controls nothing: end it too.
   if (hostAlive(record)) killGroup(record.hostPid!, 'SIGKILL');
-  if (record.childPid && childStillOurs(record)) killGroup(record.childPid, 'SIGKILL');
+  if (childStillOurs(record)) killGroup(record.childPid!, 'SIGKILL');
   if (existsSync(record.socketPath)) rmSync(record.socketPath, { force: true });
   if (isTerminal(record.status)) {
     return record.hostPid === null && record.childPid === null ? record : updateManifest(home, record.sessionId, { hostPid: null, childPid: null });

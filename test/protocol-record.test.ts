@@ -34,6 +34,28 @@ describe('tapedeck record (protocol tap)', () => {
     expect(r.stderr).toContain(`3 pair(s) were not recorded to ${tape}`);
   });
 
+  test('a pair whose escaped tape line would pass the limit is not written, though its response was under it', async () => {
+    const dir = temp();
+    const tape = join(dir, 'quotes.ndjson');
+    // 90,000 quotes: a 180,000-byte response (each is \" in its JSON), a 360,000-byte tape line (escaped once more).
+    const server = join(dir, 'server.mjs');
+    writeFileSync(server, `
+      import { createInterface } from 'node:readline';
+      createInterface({ input: process.stdin }).on('line', (l) => {
+        const { id, method } = JSON.parse(l);
+        process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id, result: method === 'quotes' ? '"'.repeat(90000) : 'ok' }) + '\\n');
+      });`);
+    const input = ['small', 'quotes', 'after'].map((method, i) => JSON.stringify({ jsonrpc: '2.0', id: i + 1, method })).join('\n') + '\n';
+    const r = await tapedeck(['record', '--out', tape, '--', 'node', server], { input, env: { TAPEDECK_MAX_LINE_BYTES: '200000' } });
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim().split('\n').map((l) => JSON.parse(l).result.length)).toEqual([2, 90000, 2]);
+    // Every line of the tape is one a reader with the same limit takes.
+    const lines = readFileSync(tape, 'utf8').trimEnd().split('\n');
+    expect(lines.every((l) => Buffer.byteLength(l) <= 200000)).toBe(true);
+    expect(tapeLines(tape).map((p) => JSON.parse(p.request).method)).toEqual(['small']);
+    expect(r.stderr).toMatch(/a pair whose tape line is \d+ bytes, over the 200000-byte limit \(raise it with TAPEDECK_MAX_LINE_BYTES\) cannot be recorded; the tape .* keeps the 1 complete pair\(s\) before it/);
+  });
+
   test('is transparent: the client sees exactly what the server says, and each pair is seed-000 JSON', async () => {
     const dir = temp();
     const tape = join(dir, 'agent.ndjson');

@@ -1,5 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { AGENT_SERVER, ROOT, run, tapedeck, tapedeckInProcess, useTempDirs } from './helpers/cli.js';
@@ -132,6 +133,36 @@ describe('seed 000 over HTTP', () => {
       expect(replay.code).toBe(0);
     } finally {
       echo.close();
+    }
+  });
+
+  test('the proxy answers a request it cannot parse with 400 (not an upstream failure) and closes a refused client that keeps sending', async () => {
+    const upstreamServer = createServer((_req, res) => res.end('{"kind":"done","exit_code":0}\n'));
+    await new Promise<void>((r) => upstreamServer.listen(0, '127.0.0.1', r));
+    try {
+      const rec = await startTapedeck(['record', '--out', join(temp(), 't.ndjson'), '--transport', 'http', '--upstream', `http://127.0.0.1:${(upstreamServer.address() as { port: number }).port}`, '--max-body', '256']);
+      const { port } = new URL(rec.address);
+      /** Writes `head`, then (with `drip`) a byte every 50 ms without ever closing its side; resolves with what came back once the proxy closed the connection. */
+      const exchange = (head: string, drip = false) =>
+        new Promise<string>((resolve) => {
+          const socket = connect({ host: '127.0.0.1', port: Number(port), allowHalfOpen: true }, () => socket.write(head));
+          let got = '';
+          const timer = drip ? setInterval(() => socket.writable && socket.write('x'), 50) : undefined;
+          socket.on('data', (d) => (got += d.toString()));
+          socket.on('error', () => {});
+          socket.on('close', () => {
+            clearInterval(timer);
+            resolve(got);
+          });
+          if (!drip) socket.on('end', () => socket.end());
+        });
+      expect(await exchange('POST /v1/agent HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n')).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+      // Refused, then it sends on and never closes: the proxy ends the connection after its linger.
+      expect(await exchange('POST /v1/agent HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n', true)).toMatch(/^HTTP\/1\.1 413 Payload Too Large\r\n/);
+      const { stderr } = await rec.stop();
+      expect(stderr).not.toContain('upstream');
+    } finally {
+      upstreamServer.close();
     }
   });
 

@@ -54,6 +54,9 @@ export function relayConnection(client: Socket, ctx: RelayContext): () => void {
   /** Answering by itself (413, 502): the client's bytes are read and dropped until its message ends. */
   let speaking = false;
   let tunnel = false;
+  /** The client sent what is not HTTP/1.1: it got a 400 and nothing more is read. */
+  let unparsable = false;
+  let lingerTimer: NodeJS.Timeout | undefined;
   let failure: Error | undefined;
   let clientGone = false;
   responses.bodiless = () => queue[0]?.method === 'HEAD';
@@ -85,7 +88,8 @@ export function relayConnection(client: Socket, ctx: RelayContext): () => void {
     speaking = true;
     client.write(`HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
     if (!receiving) return void client.end();
-    setTimeout(() => client.end(), LINGER_MS).unref();
+    // A half-open client that keeps sending is closed outright once the linger is over.
+    lingerTimer = setTimeout(() => client.destroy(), LINGER_MS).unref();
   };
   const refuse = (ex: Pending) => {
     const at = queue.indexOf(ex);
@@ -133,12 +137,19 @@ export function relayConnection(client: Socket, ctx: RelayContext): () => void {
   };
 
   client.on('data', (chunk: Buffer) => {
-    if (tunnel) return void upstream.write(chunk);
+    if (unparsable) return;
+    if (tunnel) {
+      if (!upstream.write(chunk)) client.pause();
+      return;
+    }
     let events: ParseEvent[];
     try {
       events = requests.push(chunk);
     } catch {
-      // Not HTTP/1.1 we can follow: answer as Node's server would, and stop.
+      // Not HTTP/1.1 we can follow: answer as Node's server would, and stop (what
+      // follows is not read; the upstream closing is not an upstream failure).
+      unparsable = true;
+      speaking = true;
       upstream.destroy();
       return void client.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
     }
@@ -179,7 +190,10 @@ export function relayConnection(client: Socket, ctx: RelayContext): () => void {
     try {
       for (const e of responses.push(chunk)) onResponseEvent(e);
     } catch {
-      tunnel = true; // a response we cannot follow still reaches the client; it is not recorded
+      // A response we cannot follow still reaches the client, but the tape stops: a gap would
+      // leave later requests answered out of their order.
+      tunnel = true;
+      ctx.giveUp('a response that is not HTTP/1.1 tapedeck can follow cannot be recorded');
     }
   });
   upstream.on('error', (err) => (failure = err));
@@ -201,6 +215,7 @@ export function relayConnection(client: Socket, ctx: RelayContext): () => void {
   client.on('error', () => {});
   client.once('close', () => {
     clientGone = true;
+    clearTimeout(lingerTimer);
     upstream.destroy();
     for (const ex of queue.splice(0)) finish(ex);
   });

@@ -31,7 +31,10 @@ const SINGLE = new Set(['age', 'authorization', 'content-length', 'content-type'
 
 const MAX_HEAD = 64 * 1024;
 
-export class HttpHeadTooLarge extends Error {}
+/** Bytes that are not HTTP/1.1 this parser can follow (a head too long, a bad chunk size). */
+class HttpParseError extends Error {}
+
+const EMPTY = Buffer.alloc(0);
 
 function parseHead(text: string, kind: 'request' | 'response'): MessageHead {
   const all = text.split('\r\n');
@@ -59,7 +62,7 @@ type State = 'head' | 'length' | 'chunk-size' | 'chunk-data' | 'chunk-crlf' | 't
 
 export class HttpMessageParser {
   private state: State = 'head';
-  private pending: Buffer = Buffer.alloc(0);
+  private pending: Buffer = EMPTY;
   private remaining = 0;
   /** Responses: whether the current one answers a HEAD (no body whatever its headers say). */
   bodiless: () => boolean = () => false;
@@ -69,14 +72,14 @@ export class HttpMessageParser {
   push(chunk: Buffer): ParseEvent[] {
     const out: ParseEvent[] = [];
     let buf = this.pending.length > 0 ? Buffer.concat([this.pending, chunk]) : chunk;
-    this.pending = Buffer.alloc(0);
+    this.pending = EMPTY;
     let at = 0;
     while (at < buf.length) {
       if (this.state === 'tunnel') break;
       if (this.state === 'head') {
         const end = buf.indexOf('\r\n\r\n', at);
         if (end === -1) {
-          if (buf.length - at > MAX_HEAD) throw new HttpHeadTooLarge(`head over ${MAX_HEAD} bytes`);
+          if (buf.length - at > MAX_HEAD) throw new HttpParseError(`head over ${MAX_HEAD} bytes`);
           break;
         }
         // Blank lines before a request line are allowed (RFC 9112 2.2).
@@ -108,7 +111,7 @@ export class HttpMessageParser {
       // Line-based states: a chunk size, the CRLF after chunk data, trailer lines.
       const nl = buf.indexOf('\n', at);
       if (nl === -1) {
-        if (buf.length - at > MAX_HEAD) throw new HttpHeadTooLarge(`chunk line over ${MAX_HEAD} bytes`);
+        if (buf.length - at > MAX_HEAD) throw new HttpParseError(`chunk line over ${MAX_HEAD} bytes`);
         break;
       }
       const raw = buf.subarray(at, nl + 1);
@@ -116,7 +119,7 @@ export class HttpMessageParser {
       at = nl + 1;
       if (this.state === 'chunk-size') {
         const size = parseInt(line.split(';')[0].trim(), 16);
-        if (!Number.isFinite(size) || size < 0) throw new HttpHeadTooLarge(`bad chunk size ${JSON.stringify(line)}`);
+        if (!Number.isFinite(size) || size < 0) throw new HttpParseError(`bad chunk size ${JSON.stringify(line)}`);
         out.push({ type: 'body', raw });
         if (size === 0) this.state = 'trailer';
         else {
@@ -144,11 +147,6 @@ export class HttpMessageParser {
       return { events, cut: false };
     }
     return { events: [], cut: this.state !== 'head' && this.state !== 'tunnel' };
-  }
-
-  /** Bytes waiting for the rest of a line or head. */
-  get buffered(): number {
-    return this.pending.length;
   }
 
   private startBody(head: MessageHead, out: ParseEvent[]): void {

@@ -117,7 +117,7 @@ export async function recordProtocol(options: RecordProtocolOptions): Promise<Re
     // response cannot arrive before this synchronous handler has registered the request.)
     childIn.write(chunk);
     if (budget.exhausted) {
-      for (const _ of clientLines.push(chunk)) tape.notRecorded(); // counted, not kept
+      for (const line of clientLines.push(chunk)) if (line.toString('utf8').trim() !== '') tape.notRecorded(); // counted as the framer counts requests, not kept
       return;
     }
     for (const line of clientLines.push(chunk)) framer.addRequest(line.toString('utf8'));

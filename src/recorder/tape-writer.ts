@@ -1,6 +1,7 @@
 import { closeSync, fstatSync, ftruncateSync, openSync, writeSync } from 'node:fs';
 import { formatPair } from '../tape/protocol-tape.js';
 import { type WireNote, withWire } from '../tape/wire.js';
+import { limit } from '../core/limits.js';
 
 /**
  * Appends pairs to a protocol tape, best-effort: the live session matters more
@@ -32,16 +33,16 @@ export class TapeAppender {
 
   /** `wire` notes how the pair travelled when it was not stdio. */
   append(request: string, response: Buffer | string, wire?: WireNote): void {
-    const line = `${withWire(formatPair(request, response), wire)}\n`;
     if (this.fd === undefined) {
       this.failed++;
       return;
     }
+    const buf = this.lineOf(request, response, wire);
+    if (!buf) return;
     try {
       this.last = { offset: this.size, request, response };
       // Synchronous: each pair is on disk before the next is taken, so a crash
       // of either process loses at most the exchange in flight.
-      const buf = Buffer.from(line, 'utf8');
       let off = 0;
       while (off < buf.length) off += writeSync(this.fd, buf, off, buf.length - off);
       this.size += buf.length;
@@ -69,12 +70,15 @@ export class TapeAppender {
    */
   amendLast(extra: Buffer): boolean {
     if (this.fd === undefined || !this.last || extra.length === 0) return false;
-    const { offset, request, response } = this.last;
+    const { offset, request } = this.last;
+    const response = Buffer.concat([typeof this.last.response === 'string' ? Buffer.from(this.last.response, 'utf8') : this.last.response, extra]);
+    // Too long amended: the pair stays as it was written, and the tape stops there.
+    if (!this.lineOf(request, response)) return false;
     try {
       ftruncateSync(this.fd, offset);
       this.size = offset;
       this.written--;
-      this.append(request, Buffer.concat([typeof response === 'string' ? Buffer.from(response, 'utf8') : response, extra]));
+      this.append(request, response);
       return true;
     } catch (err) {
       this.fail(err);
@@ -95,6 +99,21 @@ export class TapeAppender {
       this.report(`tapedeck: ${reason}; the tape ${this.path} keeps the ${this.written} complete pair(s) before it; the session goes on unrecorded\n`);
     }
     this.close();
+  }
+
+  /**
+   * The pair's tape line, or undefined when it is longer than a reader takes
+   * (TAPEDECK_MAX_LINE_BYTES): escaping can make the line several times the
+   * response (a non-UTF-8 byte is 2 bytes, base64 4/3, a quote 2), so the
+   * line itself is measured; the tape then records no more (giveUp).
+   */
+  private lineOf(request: string, response: Buffer | string, wire?: WireNote): Buffer | undefined {
+    const buf = Buffer.from(`${withWire(formatPair(request, response), wire)}\n`, 'utf8');
+    const max = limit('maxLineBytes');
+    if (buf.length - 1 <= max) return buf;
+    this.failed++;
+    this.giveUp(`a pair whose tape line is ${buf.length - 1} bytes, over the ${max}-byte limit (raise it with TAPEDECK_MAX_LINE_BYTES) cannot be recorded`);
+    return undefined;
   }
 
   /** A pair the recorder saw but did not keep (the tape had stopped): counted as not written. */

@@ -58,7 +58,7 @@ export async function startUnixRecorder(options: UnixRecorderOptions): Promise<R
     client.on('data', (chunk: Buffer) => {
       upstream.write(chunk); // forward first, bookkeeping after
       if (budget.exhausted) {
-        for (const _ of clientLines.push(chunk)) tape.notRecorded(); // counted, not kept
+        for (const line of clientLines.push(chunk)) if (line.toString('utf8').trim() !== '') tape.notRecorded(); // counted as the framer counts requests, not kept
         return;
       }
       for (const line of clientLines.push(chunk)) framer.addRequest(line.toString('utf8'));

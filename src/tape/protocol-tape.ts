@@ -109,7 +109,7 @@ function parsePairLine(file: string, { line, text, byteStart, byteEnd }: Numbere
   if (!('response' in obj)) throw bad('missing "response"');
   if (typeof obj.response !== 'string') throw bad(`"response" must be a string, got ${jsonType(obj.response)}`);
   const deep = deepMessage(obj.request, maxDepth) ? 'request' : deepMessage(obj.response, maxDepth) ? 'response' : undefined;
-  if (deep) throw limitError('maxJsonDepth', `the ${deep} has a JSON message nested more than ${limit('maxJsonDepth')} levels deep`, { file, line });
+  if (deep) throw limitError('maxJsonDepth', `the ${deep} has a JSON message nested more than ${maxDepth} levels deep`, { file, line });
   let responseBytes: Buffer | undefined;
   if (obj.response_base64 !== undefined) {
     if (typeof obj.response_base64 !== 'string') throw bad('"response_base64" must be a string');

@@ -12,18 +12,24 @@ function tapeLines(path: string): Array<{ request: string; response: string }> {
   return readFileSync(path, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l));
 }
 
+/** A line-per-message JSON-RPC server answering `method` with `result` (a JS expression) and anything else with "ok". */
+function jsonRpcServer(dir: string, method: string, result: string): string {
+  const server = join(dir, 'server.mjs');
+  writeFileSync(server, `
+    import { createInterface } from 'node:readline';
+    createInterface({ input: process.stdin }).on('line', (l) => {
+      const { id, method } = JSON.parse(l);
+      process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id, result: method === ${JSON.stringify(method)} ? ${result} : 'ok' }) + '\\n');
+    });`);
+  return server;
+}
+
 describe('tapedeck record (protocol tap)', () => {
   test('a response past the tape line limit still reaches the client; the tape keeps the pairs before it and says why it stopped', async () => {
     const dir = temp();
     const tape = join(dir, 'flood.ndjson');
     // JSON-RPC: "big" is answered with one 300,000-byte line, over the 200,000-byte limit set below.
-    const server = join(dir, 'server.mjs');
-    writeFileSync(server, `
-      import { createInterface } from 'node:readline';
-      createInterface({ input: process.stdin }).on('line', (l) => {
-        const { id, method } = JSON.parse(l);
-        process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id, result: method === 'big' ? 'x'.repeat(300000) : 'ok' }) + '\\n');
-      });`);
+    const server = jsonRpcServer(dir, 'big', `'x'.repeat(300000)`);
     const input = ['small', 'big', 'after', 'last'].map((method, i) => JSON.stringify({ jsonrpc: '2.0', id: i + 1, method })).join('\n') + '\n';
     const r = await tapedeck(['record', '--out', tape, '--', 'node', server], { input, env: { TAPEDECK_MAX_LINE_BYTES: '200000' } });
     expect(r.code).toBe(0);
@@ -38,13 +44,7 @@ describe('tapedeck record (protocol tap)', () => {
     const dir = temp();
     const tape = join(dir, 'quotes.ndjson');
     // 90,000 quotes: a 180,000-byte response (each is \" in its JSON), a 360,000-byte tape line (escaped once more).
-    const server = join(dir, 'server.mjs');
-    writeFileSync(server, `
-      import { createInterface } from 'node:readline';
-      createInterface({ input: process.stdin }).on('line', (l) => {
-        const { id, method } = JSON.parse(l);
-        process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id, result: method === 'quotes' ? '"'.repeat(90000) : 'ok' }) + '\\n');
-      });`);
+    const server = jsonRpcServer(dir, 'quotes', `'"'.repeat(90000)`);
     const input = ['small', 'quotes', 'after'].map((method, i) => JSON.stringify({ jsonrpc: '2.0', id: i + 1, method })).join('\n') + '\n';
     const r = await tapedeck(['record', '--out', tape, '--', 'node', server], { input, env: { TAPEDECK_MAX_LINE_BYTES: '200000' } });
     expect(r.code).toBe(0);

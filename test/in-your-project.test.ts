@@ -19,6 +19,10 @@ const base = join(tmpdir(), `tapedeck-in-your-project-${process.pid}`);
 const mono = join(base, 'mono');
 const app = join(mono, 'app');
 const lib = join(mono, 'lib');
+// Run 3 (-u) works on a copy of the project as run 1 left it, so it runs beside run 2.
+const monoU = join(base, 'mono-u');
+const appU = join(monoU, 'app');
+const libU = join(monoU, 'lib');
 const VITEST = join(mono, 'node_modules/vitest/vitest.mjs');
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
 
@@ -35,6 +39,7 @@ let install: RunResult;
 let first: { res: RunResult; report: Report };
 let second: { res: RunResult; report: Report };
 let third: { res: RunResult; report: Report };
+let typecheck: Promise<{ res: RunResult; examples: number }>;
 let leftBehind: string[];
 let goldensAfterSecond: Record<string, string>;
 let echoCandidate: string | undefined;
@@ -45,7 +50,8 @@ const AGENT = { AGENT_SERVER: join(ROOT, 'examples/agent-server.mjs'), AGENT_TAP
 function vitest(args: string[], env: NodeJS.ProcessEnv, reportName: string, cwd = mono) {
   const REPORT_JSON = join(base, reportName);
   // CI is cleared unless a run sets it: the outer run may itself be on CI.
-  return run(['node', VITEST, 'run', ...args], {
+  // Files in parallel as on a developer's machine (vitest's default is one worker on 2 cores): they mostly wait on terminals.
+  return run(['node', VITEST, 'run', '--maxWorkers=4', ...args], {
     cwd,
     env: { CI: '', TAPEDECK_UPDATE: '', FORCE_COLOR: '0', NO_COLOR: '1', REPORT_JSON, ...AGENT, ...env },
     timeoutMs: 180_000,
@@ -78,6 +84,24 @@ function screenGolden(lines: string[], cursorRow: number): string {
   return `tapedeck-screen v1 cols=40 rows=6 cursor=${cursorRow},0 cursor-visible=yes alt-screen=no\n${rows.join('\n')}\n`;
 }
 
+/** tsc over the fixture's types-check.ts and every ```ts block of the README, each its own module, against the installed package's types. */
+async function typecheckReadme(): Promise<{ res: RunResult; examples: number }> {
+  const dir = join(base, 'types');
+  mkdirSync(dir, { recursive: true });
+  symlinkSync(join(mono, 'node_modules'), join(dir, 'node_modules'));
+  cpSync(join(mono, 'types-check.ts'), join(dir, 'types-check.ts'));
+  const examples = [...readFileSync(join(ROOT, 'README.md'), 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)].map((m, i) => {
+    writeFileSync(join(dir, `readme-${i + 1}.ts`), `${m[1]}\nexport {};\n`);
+    return `readme-${i + 1}.ts`;
+  });
+  writeFileSync(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true, typeRoots: [join(ROOT, 'node_modules/@types')], types: ['node'] }, files: ['types-check.ts', ...examples] }),
+  );
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ private: true, type: 'module' }));
+  return { res: await run(['node', TSC, '-p', 'tsconfig.json'], { cwd: dir, timeoutMs: 180_000 }), examples: examples.length };
+}
+
 beforeAll(async () => {
   rmSync(base, { recursive: true, force: true });
   mkdirSync(join(base, 'nocc'), { recursive: true });
@@ -97,6 +121,9 @@ beforeAll(async () => {
   if (install.code !== 0) return;
   // The project's own vitest (tapedeck's optional peer): this repository's copy, linked rather than installed again.
   symlinkSync(join(ROOT, 'node_modules/vitest'), join(mono, 'node_modules/vitest'));
+  // The type check needs only the installed package: it runs in its own folder while vitest runs.
+  typecheck = typecheckReadme();
+  typecheck.catch(() => {}); // awaited (and reported) by its test
   // Goldens committed before the first run: one no test uses, and stale images of the screenshot golden.
   const uiGoldens = join(app, 'goldens/test/ui.test.ts');
   mkdirSync(uiGoldens, { recursive: true });
@@ -114,12 +141,17 @@ beforeAll(async () => {
   first = await vitest([], { PAUSE: '0' }, 'first.json');
   leftBehind = execFileSync('ps', ['-eo', 'args']).toString().split('\n').filter((l) => /^sleep 4242$/.test(l.trim()));
   echoCandidate = existsSync(join(lib, 'tapes/echo.ndjson.new')) ? readFileSync(join(lib, 'tapes/echo.ndjson.new'), 'utf8') : undefined;
-  // Run 2: the app project from its parent folder, on CI (nothing may be written), with a program that pauses mid-draw.
   goldensAfterFirst = tree(join(app, 'goldens'));
-  second = await vitest(['--root', 'app'], { CI: 'true', PAUSE: '0.3' }, 'second.json');
+  // Runs 2 and 3 both start from what run 1 left, so they run side by side: run 3 in a copy.
+  cpSync(mono, monoU, { recursive: true, filter: (src) => src !== join(mono, 'node_modules') });
+  symlinkSync(join(mono, 'node_modules'), join(monoU, 'node_modules'));
+  [second, third] = await Promise.all([
+    // Run 2: the app project from its parent folder, on CI (nothing may be written), with a program that pauses mid-draw.
+    vitest(['--root', 'app'], { CI: 'true', PAUSE: '0.3' }, 'second.json'),
+    // Run 3: everything again under -u.
+    vitest(['-u'], { PAUSE: '0' }, 'third.json', monoU),
+  ]);
   goldensAfterSecond = tree(join(app, 'goldens'));
-  // Run 3: everything again under -u.
-  third = await vitest(['-u'], { PAUSE: '0' }, 'third.json');
 }, 900_000);
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
@@ -210,8 +242,8 @@ describe('tapedeck in someone else\'s project', () => {
     expect(echoCandidate).toContain('\\"x\\":1');
     // Under -u the tape itself takes the live response, and its candidate goes.
     expect(result(third.report, 'lib.test.ts', 'a drifting tape leaves a candidate').status).toBe('passed');
-    expect(readFileSync(join(lib, 'tapes/echo.ndjson'), 'utf8')).toContain('\\"x\\":1');
-    expect(existsSync(join(lib, 'tapes/echo.ndjson.new'))).toBe(false);
+    expect(readFileSync(join(libU, 'tapes/echo.ndjson'), 'utf8')).toContain('\\"x\\":1');
+    expect(existsSync(join(libU, 'tapes/echo.ndjson.new'))).toBe(false);
     const missing = result(first.report, 'lib.test.ts', 'a missing tape names its path').failureMessages.join('\n');
     expect(missing.split('\n')[0]).toMatch(/tape .*lib\/tapes\/missing\.ndjson does not exist/);
   });
@@ -253,7 +285,7 @@ describe('tapedeck in someone else\'s project', () => {
     expect(goldensAfterFirst['test/banner.test.ts/a-changed-screen.txt.new']).toBeDefined();
     expect(result(second.report, 'banner.test.ts', 'a changed screen').status).toBe('failed');
     expect(result(third.report, 'banner.test.ts', 'a changed screen').status).toBe('passed');
-    const folder = join(app, 'goldens/test/banner.test.ts');
+    const folder = join(appU, 'goldens/test/banner.test.ts');
     expect(readFileSync(join(folder, 'a-changed-screen.txt'), 'utf8')).toContain('hello from bash');
     expect(existsSync(join(folder, 'a-changed-screen.txt.new'))).toBe(false);
   });
@@ -267,10 +299,11 @@ describe('tapedeck in someone else\'s project', () => {
   test('obsolete goldens are reported, removed under -u; a tape replayed from the goldens folder never is', () => {
     expect(first.res.stdout + first.res.stderr).toContain('1 obsolete golden(s) no test in this file uses');
     expect(third.res.stdout + third.res.stderr).toContain('removed 1 obsolete golden(s)');
-    expect(existsSync(join(app, 'goldens/test/ui.test.ts/old-name.txt'))).toBe(false);
-    expect(existsSync(join(app, 'goldens/test/ui.test.ts/ui.txt'))).toBe(true);
+    expect(existsSync(join(appU, 'goldens/test/ui.test.ts/old-name.txt'))).toBe(false);
+    expect(existsSync(join(appU, 'goldens/test/ui.test.ts/ui.txt'))).toBe(true);
     for (const run of [first, second, third]) expect(result(run.report, 'cast.test.ts', 'the bash tape replays').status).toBe('passed');
     expect(existsSync(join(app, 'goldens/test/cast.test.ts/bash-echo.cast'))).toBe(true);
+    expect(existsSync(join(appU, 'goldens/test/cast.test.ts/bash-echo.cast'))).toBe(true);
   });
 
   test('web-first matchers retry until the screen matches, and .not waits for text to go', () => {
@@ -298,17 +331,8 @@ describe('tapedeck in someone else\'s project', () => {
   });
 
   test('matcher typings accept only what the matchers handle; key names are a typed union; README\'s TypeScript examples compile', async () => {
-    // Every ```ts block of the README, each its own module, checked against the installed package's types.
-    const examples = [...readFileSync(join(ROOT, 'README.md'), 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)].map((m, i) => {
-      writeFileSync(join(mono, `readme-${i + 1}.ts`), `${m[1]}\nexport {};\n`);
-      return `readme-${i + 1}.ts`;
-    });
-    expect(examples.length).toBeGreaterThanOrEqual(4);
-    writeFileSync(
-      join(mono, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true, typeRoots: [join(ROOT, 'node_modules/@types')], types: ['node'] }, files: ['types-check.ts', ...examples] }),
-    );
-    const res = await run(['node', TSC, '-p', 'tsconfig.json'], { cwd: mono, timeoutMs: 120_000 });
+    const { res, examples } = await typecheck;
+    expect(examples).toBeGreaterThanOrEqual(4);
     expect(res.code, res.stdout + res.stderr).toBe(0);
   });
 

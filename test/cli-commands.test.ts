@@ -1,3 +1,5 @@
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, test } from 'vitest';
@@ -97,6 +99,27 @@ describe('main(argv, io) in-process', () => {
     expect(runs.map((r) => r.code)).toEqual(Array.from({ length: 20 }, (_, i) => (i % 2 ? 0 : 2)));
     expect(runs[1].stdout).toMatch(/^TD1001: /);
     expect(signals.map((s) => process.listenerCount(s))).toEqual(before);
+  });
+
+  test('main(argv, io) works in io.cwd: tapes, --out, --config and the server\'s folder are the run\'s, not this process\'s', async () => {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), 'tapedeck-io-cwd-')));
+    try {
+      // A server that says where it runs; a config that ignores nothing but must be found in dir.
+      const server = ['node', '-e', 'require("readline").createInterface({ input: process.stdin }).on("line", (l) => console.log(JSON.stringify({ kind: "result", cwd: process.cwd(), echo: JSON.parse(l) }) + "\\n" + JSON.stringify({ kind: "done", exit_code: 0 })))'];
+      writeFileSync(join(dir, 'normalise.json'), JSON.stringify({ ignore: ['$.nothing'] }));
+      const recorded = await tapedeckInProcess(['record', '--out', 'cwd.ndjson', '--', ...server], { cwd: dir, input: '{"op":"where"}\n' });
+      expect(recorded.code, recorded.stderr).toBe(0);
+      expect(existsSync(join(ROOT, 'cwd.ndjson'))).toBe(false);
+      expect(JSON.parse(JSON.parse(readFileSync(join(dir, 'cwd.ndjson'), 'utf8')).response.split('\n')[0]).cwd).toBe(dir);
+      const replayed = await tapedeckInProcess(['replay', 'c*.ndjson', '--config', 'normalise.json', '--reporter', 'junit', '--out', 'junit.xml', '--', ...server], { cwd: dir });
+      expect(replayed.code, replayed.stderr).toBe(0);
+      expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toContain('tests="1" failures="0"');
+      // The same server run from another folder drifts: the check above could fail.
+      const elsewhere = await tapedeckInProcess(['replay', join(dir, 'cwd.ndjson'), '--', ...server], { cwd: ROOT });
+      expect(elsewhere.code).toBe(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('the bin prints the same help, and exits with the same code, as main() returns', async () => {

@@ -1,3 +1,4 @@
+import { isAbsolute, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { usageError } from '../core/errors.js';
 import { parseOptions, splitCommand } from './args.js';
@@ -20,6 +21,8 @@ export interface OptionSpec {
   help: string;
   /** The help section it is listed under (default "options"). */
   section?: string;
+  /** A file or folder: relative to the run's folder (`io.cwd`). */
+  path?: boolean;
 }
 
 export type OptionSpecs = Record<string, OptionSpec>;
@@ -56,6 +59,8 @@ export interface CommandDefinition<O extends OptionSpecs> {
   positionals?: { min?: number; max?: number; message: string | ((given: string[]) => string) };
   /** `-- CMD ARGS...` is the command under test, not parsed. */
   passthrough?: boolean;
+  /** The positionals are files (or globs): relative to the run's folder (`io.cwd`). */
+  pathPositionals?: boolean;
   run(context: CommandContext<O>): Promise<number>;
   /** Sees any error (parsing too) before it reaches main(), e.g. to print it as a JSON envelope. */
   onError?(err: unknown, argv: string[], io: CliIO): void;
@@ -85,7 +90,13 @@ export function defineCommand<const O extends OptionSpecs>(definition: CommandDe
       const message = typeof bounds.message === 'string' ? bounds.message : bounds.message(positionals);
       throw usageError(`${definition.name}: ${message}`);
     }
-    return { values: values as OptionValues<O>, positionals, command, io };
+    const here = inFolder(io.cwd);
+    for (const [name, spec] of Object.entries(specs)) {
+      const value = values[name];
+      if (!spec.path || value === undefined) continue;
+      values[name] = Array.isArray(value) ? value.map((v) => here(String(v))) : here(String(value));
+    }
+    return { values: values as OptionValues<O>, positionals: definition.pathPositionals ? positionals.map(here) : positionals, command, io };
   };
 
   return {
@@ -105,6 +116,15 @@ export function defineCommand<const O extends OptionSpecs>(definition: CommandDe
       }
     },
   };
+}
+
+/**
+ * A user's path as this process must open it: relative to `cwd`, the folder the run is for.
+ * The bin's cwd is this process's, so its paths stay as typed (and read back as typed in messages);
+ * main(argv, io) with another cwd gets them resolved.
+ */
+function inFolder(cwd: string): (path: string) => string {
+  return (path) => (cwd === process.cwd() || isAbsolute(path) ? path : resolve(cwd, path));
 }
 
 /** Whether -h/--help is given as an option (not as the value of another option). */

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { Readable } from 'node:stream';
+import { Readable, Writable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import type { CliIO } from '../../src/cli/io.js';
 
@@ -70,12 +70,14 @@ export async function inProcess(entry: (io: CliIO) => Promise<number>, options: 
   if (options.env && 'TAPEDECK_CHROMIUM' in options.env) delete env.TAPEDECK_BROWSER_ENDPOINT;
   const out: string[] = [];
   const err: string[] = [];
-  const sink = (into: string[]) => ({
-    write(chunk: string | Uint8Array) {
-      into.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
-      return true;
-    },
-  });
+  // Real streams, as a command that pipes into its output (record's tap) needs.
+  const sink = (into: string[]) =>
+    new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        into.push(chunk.toString('utf8'));
+        done();
+      },
+    });
   const stdin = Readable.from(options.input === undefined ? [] : [Buffer.from(options.input)]);
   const code = await entry({ stdout: sink(out), stderr: sink(err), stdin, env, cwd: options.cwd ?? ROOT });
   return { code, signal: null, stdout: out.join(''), stderr: err.join('') };

@@ -18,7 +18,7 @@ export const command = defineCommand({
   webm       a video drawn by the screenshot renderer and encoded with ffmpeg`,
   options: {
     format: { type: 'string', arg: 'F', help: 'asciicast, v2, v3, html or webm (required)' },
-    out: { type: 'string', arg: 'FILE', help: 'where to write it (required)' },
+    out: { type: 'string', arg: 'FILE', path: true, help: 'where to write it (required)' },
     json: { type: 'boolean', default: false, help: 'one JSON result envelope on stdout' },
     fps: { type: 'string', arg: 'N', section: 'webm options', help: 'frames per second (default 10)' },
     'idle-time-limit': { type: 'string', arg: 'S', section: 'webm options', help: 'shorten pauses longer than S seconds (default 2)' },
@@ -26,6 +26,7 @@ export const command = defineCommand({
     'hide-cursor': { type: 'boolean', default: false, section: 'webm options', help: 'never draw the cursor' },
   },
   positionals: { min: 1, max: 1, message: 'give exactly one cast' },
+  pathPositionals: true,
   async run({ values, positionals, io }) {
     if (!values.out) throw usageError('export: --out FILE is required');
     const [input] = positionals;

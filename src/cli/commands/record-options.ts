@@ -6,7 +6,7 @@ export const NETWORK = 'protocol over a network transport (a recording proxy; st
 export const TERMINAL = 'terminal options';
 
 export const recordOptions = {
-  out: { type: 'string', arg: 'FILE', help: 'the tape to write (required); its extension says the kind' },
+  out: { type: 'string', arg: 'FILE', path: true, help: 'the tape to write (required); its extension says the kind' },
   kind: { type: 'string', arg: 'K', help: 'protocol or terminal, for a name whose extension does not say' },
   'redact-env': {
     type: 'string',

@@ -29,6 +29,7 @@ export async function runTerminalRecord({ values, command, io }: RecordContext):
     title: values.title,
     answerQueries: !interactive,
     redactEnv: values['redact-env'],
+    cwd: io.cwd,
   });
   const release = interactive ? connectInteractive(terminal, followSize, io) : connectPiped(terminal, io.stdin);
   const stopOnSignal = () => void terminal.kill();

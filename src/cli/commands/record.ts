@@ -78,6 +78,7 @@ async function recordProtocolCommand({ values, command, io }: RecordContext): Pr
     tmpdir: dir,
     input: (io.stdin as Readable | undefined) ?? Readable.from([]),
     output: io.stdout as Writable,
+    cwd: io.cwd,
     env: dir ? { ...io.env, TAPEDECK_TMPDIR: dir } : io.env,
   }).finally(() => dir && rmSync(dir, { recursive: true, force: true }));
   if (result.pairsNotWritten > 0) {

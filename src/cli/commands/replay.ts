@@ -42,6 +42,7 @@ Exit 0: no drift; 1: drift; 2: bad input, unreadable tape, or CMD cannot start.`
   options: replayOptions,
   sectionNotes: replayNotes,
   passthrough: true,
+  pathPositionals: true,
   run: replay,
 });
 
@@ -75,6 +76,7 @@ export async function replay({ values, positionals, command, io }: CommandContex
     singleShot: values['single-shot'],
     setup: values.setup,
     env: io.env,
+    cwd: io.cwd,
   };
   const jobs = parseIntOption('jobs', values.jobs, availableParallelism(), 1);
   const shard = values.shard ? parseShard(values.shard) : undefined;

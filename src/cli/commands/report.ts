@@ -15,11 +15,12 @@ a summary, and per drift the request and responses with the changed JSON paths, 
 by side, screenshots with a slider and a blend, and players for the recorded and replayed sessions.
 The exit code is replay's.`,
   options: {
-    out: { type: 'string', arg: 'FILE', help: 'where to write the HTML report (required)' },
+    out: { type: 'string', arg: 'FILE', path: true, help: 'where to write the HTML report (required)' },
     ...options,
   },
   sectionNotes: replayNotes,
   passthrough: true,
+  pathPositionals: true,
   async run(context) {
     const { out, ...values } = context.values;
     if (!out) throw usageError('report: --out report.html is required');

@@ -22,10 +22,11 @@ Chromium: /usr/bin/chromium unless TAPEDECK_CHROMIUM names another binary.`,
     profile: { type: 'string', arg: 'NAME', help: 'render profile (colours, font size)' },
     'hide-cursor': { type: 'boolean', help: 'never draw the cursor' },
     'show-cursor': { type: 'boolean', help: 'always draw the cursor' },
-    out: { type: 'string', short: 'o', arg: 'FILE.png', help: 'where to write the PNG (required)' },
+    out: { type: 'string', short: 'o', arg: 'FILE.png', path: true, help: 'where to write the PNG (required)' },
     json: { type: 'boolean', help: 'one JSON result envelope on stdout (an error envelope on failure)' },
   },
   positionals: { min: 1, max: 1, message: 'expected exactly one FILE.cast' },
+  pathPositionals: true,
   async run({ values, positionals, io }) {
     try {
       if (!values.out) throw usageError('screenshot: --out FILE.png is required');

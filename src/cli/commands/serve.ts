@@ -39,6 +39,7 @@ unused (over HTTP and sockets: counted when it stops, on SIGINT/SIGTERM).`,
   },
   positionals: { min: 1, max: 1, message: 'give exactly one tape' },
   passthrough: true,
+  pathPositionals: true,
   async run({ values, positionals, command, io }) {
     if (values.passthrough !== command.length > 0) throw usageError('serve: --passthrough and the server command after -- go together');
     const { normaliser } = resolveReplaySettings({ config: values.config, cwd: io.cwd, ignore: values.ignore, filter: values.filter, ignoreKeyOrder: values['ignore-key-order'] });

@@ -37,6 +37,7 @@ with an empty label); anything else as a marker name. --format structured
     'include-cells': { type: 'boolean', help: 'structured: every cell with its colours and attributes' },
   },
   positionals: { min: 1, max: 1, message: 'expected exactly one FILE.cast' },
+  pathPositionals: true,
   async run({ values, positionals, io }) {
     const given = values.format ?? (values.json ? 'structured' : 'text');
     const format = given === 'json' ? 'structured' : given;

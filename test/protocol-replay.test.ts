@@ -159,12 +159,12 @@ describe('tapedeck replay (protocol)', () => {
   });
 
   test('a server that hangs is drift after --timeout-ms, never a hang', async () => {
-    const started = Date.now();
-    const res = await tapedeck(['replay', AGENT_GOLDEN, '--timeout-ms', '400', '--', ...AGENT_SERVER], { env: { AGENT_SERVER_HANG_ON: 'explain' } });
+    // The first response includes the server's start, which a loaded machine can stretch past a second; tapedeck()
+    // kills the run (failing the test) if it hangs.
+    const res = await tapedeck(['replay', AGENT_GOLDEN, '--timeout-ms', '3000', '--', ...AGENT_SERVER], { env: { AGENT_SERVER_HANG_ON: 'explain' } });
     expect(res.code).toBe(1);
-    expect(res.stderr).toContain(':3: pair 3: no complete response within 400 ms [TD1002]');
+    expect(res.stderr).toContain(':3: pair 3: no complete response within 3000 ms [TD1002]');
     expect(res.stderr).toContain('received so far: (nothing)');
-    expect(Date.now() - started).toBeLessThan(15_000);
   });
 
   test('a notification racing its response is not drift; a changed or extra notification is', async () => {

@@ -106,11 +106,8 @@ export function useTempDirs(): () => string {
 }
 
 /** Whether a process still exists (signal 0 checks without signalling). */
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+/**
+ * Whether a process still runs. A zombie counts as ended: where PID 1 does not reap
+ * orphans (some CI containers), a killed background job stays a zombie for good.
+ */
+export { processAlive } from '../../src/core/process-group.js';

@@ -45,7 +45,11 @@ export async function startHost(home: string, sessionId: string, timeoutMs: numb
       }
     });
     pipe.on('error', () => undefined);
-    child.once('exit', (code) => done({ exited: code }));
+    // 'exit' can come before the report the host wrote just before exiting has been
+    // read: settle only once the pipe is drained too ('close'), or, should something
+    // the host started still hold the pipe open, a moment after the exit.
+    child.once('close', (code) => done({ exited: code }));
+    child.once('exit', (code) => setTimeout(() => done({ exited: code }), 2000).unref());
   });
   (pipe as unknown as { destroy(): void }).destroy();
   child.unref();

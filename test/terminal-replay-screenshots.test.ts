@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { readCast, screenshotCast, comparePngs, closeRenderer, recordScript } from '../src/index.js';
 import { pngSize } from '../src/render/pixel-diff-png.js';
 import { replayCastCleanly } from '../src/matchers/terminal-replay.js';
-import { tapedeck, tempDir } from './helpers/cli.js';
+import { tapedeck, tapedeckInProcess, tempDir } from './helpers/cli.js';
 
 /**
  * Screenshot checkpoints in terminal replay, end to end: a real bash in a real
@@ -49,7 +49,11 @@ function project(name: string, options: { golden?: boolean } = {}) {
 }
 
 // The tape is in a scratch folder, not a project: its recorded command runs only with --trust-tape.
-const replay = (cwd: string, args: string[], env: Record<string, string> = LOCAL) => tapedeck(['replay', ...args, ...(args.includes('--') ? [] : ['--trust-tape'])], { cwd, env });
+const replayArgs = (args: string[]) => ['replay', ...args, ...(args.includes('--') ? [] : ['--trust-tape'])];
+// main(argv, io) in this process: the checkpoints share one renderer page instead of one per run.
+const replay = (cwd: string, args: string[], env: Record<string, string> = LOCAL) => tapedeckInProcess(replayArgs(args), { cwd, env });
+// The bin in its own process, for what it prints: paths relative to where it runs.
+const replayBin = (cwd: string, args: string[], env: Record<string, string> = LOCAL) => tapedeck(replayArgs(args), { cwd, env });
 
 beforeAll(async () => {
   await recordScript({
@@ -94,7 +98,7 @@ describe.concurrent('replay --screenshots', () => {
     const textOnly = await replay(root, ['colour.cast', '--', ...RED]);
     expect(textOnly.code).toBe(0);
 
-    const run = await replay(root, ['colour.cast', '--screenshots', '--json', '--json-summary', '--report', 'report.html', '--', ...RED]);
+    const run = await replayBin(root, ['colour.cast', '--screenshots', '--json', '--json-summary', '--report', 'report.html', '--', ...RED]);
     expect(run.code).toBe(1);
     // The report shows the golden, the actual and the diff image of the checkpoint.
     const report = readFileSync(join(root, 'report.html'), 'utf8');
@@ -133,7 +137,7 @@ describe.concurrent('replay --screenshots', () => {
 
   it('on CI a missing screenshot golden fails and nothing is written', async () => {
     const { root: ci } = project('ci');
-    const run = await replay(ci, ['colour.cast', '--screenshots'], { ...LOCAL, CI: 'true' });
+    const run = await replayBin(ci, ['colour.cast', '--screenshots'], { ...LOCAL, CI: 'true' });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(`colour.cast:${markerLine}: step 2: checkpoint marker "${MARKER}": screenshot golden colour.after-echo.png is missing [TD1106]`);
     expect(run.stderr).toContain('on CI (CI is set) goldens are never written');
@@ -155,7 +159,8 @@ describe.concurrent('replay --screenshots', () => {
 
   it('without a working Chromium it stops with exit 6 and the fix, naming the tape and marker line', async () => {
     const { root: nowhere } = project('no-renderer');
-    const run = await replay(nowhere, ['colour.cast', '--screenshots'], { ...LOCAL, TAPEDECK_CHROMIUM: join(nowhere, 'no-such-chromium') });
+    // A process of its own: the Chromium to launch is read from its environment.
+    const run = await replayBin(nowhere, ['colour.cast', '--screenshots'], { ...LOCAL, TAPEDECK_CHROMIUM: join(nowhere, 'no-such-chromium') });
     expect(run.code).toBe(6);
     expect(run.stderr).toContain(`tapedeck: colour.cast:${markerLine}: checkpoint screenshot of marker "${MARKER}" (--screenshots): Chromium not found at`);
     expect(run.stderr).toContain('apt-get install');

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { processIO } from './io.js';
 import { main } from './run.js';
+import { shutdown } from '../core/shutdown.js';
 
 /**
  * The tapedeck bin: main(argv, io) (cli/run.ts) on the real process, then exit
@@ -43,4 +44,8 @@ export function exitWhenFlushed(code: number): void {
 
 // Exit explicitly: a paused stdin or a finished child's pipes must not keep the CLI alive.
 // main() turns every error into an exit code; the catch is for a failure writing that line.
-main(process.argv.slice(2), processIO()).then(exitWhenFlushed, () => exitWhenFlushed(2));
+// What commands left open for later calls in this process (the renderer) closes first.
+main(process.argv.slice(2), processIO()).then(
+  (code) => shutdown().then(() => exitWhenFlushed(code)),
+  () => shutdown().then(() => exitWhenFlushed(2)),
+);

@@ -9,7 +9,9 @@ import { processIO, type CliIO } from './io.js';
  * module (loaded on demand, so a protocol-only command never loads the terminal
  * or render stack) and turns what it throws into an exit code and one line on
  * io.stderr. It never exits the process and leaves no listeners behind, so tests
- * call it in-process; cli/main.ts is the bin around it.
+ * call it in-process; cli/main.ts is the bin around it. What a command opens for
+ * later calls (the renderer's browser page) stays open: the bin closes it through
+ * core/shutdown.ts, an embedding process with closeRenderer().
  */
 type Runner = (argv: string[], io: CliIO) => Promise<number>;
 const of = (load: () => Promise<{ command: Command }>): (() => Promise<Runner>) => async () => {

@@ -3,6 +3,7 @@ import { limit, limitError } from '../core/limits.js';
 import { readFile } from 'node:fs/promises';
 import { join, normalize } from 'node:path';
 import type { BrowserContext, CDPSession, Page, Route } from 'playwright-core';
+import { closeAtShutdown } from '../core/shutdown.js';
 import { closeBrowser, getBrowser } from './renderer-browser.js';
 import { DEJAVU_CSS, FONT_PACKAGES, fontVersions, packageDir, packageVersion } from './renderer-fonts.js';
 import { repaint, type RepaintOptions } from './renderer-repaint.js';
@@ -147,6 +148,7 @@ export async function closeRenderer(): Promise<void> {
 
 function getHarness(): Promise<Harness> {
   if (!harness) {
+    closeAtShutdown(closeRenderer);
     harness = openHarness().catch((err) => {
       harness = null;
       throw err;

@@ -1,4 +1,4 @@
-import { afterEach } from 'vitest';
+import { afterAll, afterEach } from 'vitest';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -57,8 +57,18 @@ export function tapedeck(args: string[], options: Parameters<typeof run>[1] = {}
  */
 export async function tapedeckInProcess(args: string[], options: { input?: string; env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<RunResult & { code: number }> {
   const { main } = (await import(pathToFileURL(join(ROOT, 'dist/cli/run.js')).href)) as typeof import('../../src/cli/run.js');
+  usedInProcess = true;
   return inProcess((io) => main(args, io), options);
 }
+
+// In-process runs leave what they opened for the next call (the renderer's page) open, as
+// the bin's exit would close it: the test file's end closes it the same way.
+let usedInProcess = false;
+afterAll(async () => {
+  if (!usedInProcess) return;
+  const { shutdown } = (await import(pathToFileURL(join(ROOT, 'dist/core/shutdown.js')).href)) as typeof import('../../src/core/shutdown.js');
+  await shutdown();
+});
 
 /**
  * Runs a CLI entry (main(argv, io) or runAgentTty) in this process with buffered

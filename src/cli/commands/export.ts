@@ -42,17 +42,12 @@ export const command = defineCommand({
       if (idle !== undefined && !(Number.isFinite(idle) && idle > 0)) throw usageError(`--idle-time-limit expects a number of seconds > 0, got ${JSON.stringify(values['idle-time-limit'])}`);
       if (values.profile !== undefined) resolveProfile(values.profile); // an unknown profile is a usage error before Chromium or ffmpeg start
       const { castToWebm } = await import('../../render/export-video.js');
-      const { closeRenderer } = await import('../../render/renderer.js');
-      try {
-        result = await castToWebm(input, values.out, {
-          fps: parseIntOption('fps', values.fps, 10, 1),
-          idleTimeLimit: idle,
-          profile: values.profile,
-          cursor: values['hide-cursor'] ? 'hide' : 'auto',
-        });
-      } finally {
-        await closeRenderer();
-      }
+      result = await castToWebm(input, values.out, {
+        fps: parseIntOption('fps', values.fps, 10, 1),
+        idleTimeLimit: idle,
+        profile: values.profile,
+        cursor: values['hide-cursor'] ? 'hide' : 'auto',
+      });
     } else {
       throw usageError(`export: --format must be asciicast, v2, v3, html or webm, got ${JSON.stringify(format ?? '')}`);
     }

@@ -83,55 +83,48 @@ export async function replay({ values, positionals, command, io }: CommandContex
   const color = io.stderr.isTTY === true && !io.env.NO_COLOR;
   const progress = new ProgressLine(io.stderr.isTTY === true, io.stderr);
   const startedAt = new Date();
+  let result: ReplayTapesResult;
   try {
-    let result: ReplayTapesResult;
-    try {
-      result = await replayTapes(positionals, {
-        command,
-        protocol,
-        transport,
-        terminal: {
-          mask: masks,
-          styles: values.styles,
-          stepTimeoutMs: parseIntOption('step-timeout-ms', values['step-timeout-ms'], DEFAULT_STEP_TIMEOUT_MS, 1),
-          bail: values.bail,
-          realtime: values.realtime,
-          cwd: values.cwd,
-          home: parseHome(values.home),
-          update: values.update,
-          writePending,
-          ...(values['trust-tape'] ? {} : { trust: projectTrust({ configPath: config.path, goldens: config.goldens, cwd: io.cwd }) }),
-          ...(screenshots ? { screenshots } : {}),
-        },
-        jobs,
-        shard,
-        onTapeDone: (tape, done, total) => progress.show(`replayed ${done}/${total} tapes${tape.drifts.length ? ` (drift in ${tape.tape})` : ''}`),
-      });
-    } finally {
-      progress.clear();
-    }
-    if (values.json) writeJson(result, values['json-summary'], io);
-    if (screenshots) io.stderr.write(screenshotLines(result, io.cwd));
-    io.stderr.write(formatReplayText(result, { color }));
-    if (io.env.GITHUB_ACTIONS === 'true') (values.json ? io.stderr : io.stdout).write(githubAnnotations(result.tapes.map(summariseTape)));
-    if (values.out) {
-      writeFileAtomic(values.out, junitXml(result.tapes.map(summariseTape), result.durationMs));
-      io.stderr.write(`tapedeck: wrote JUnit XML to ${values.out}\n`);
-    }
-    if (values.report) {
-      const { reportFromRun } = await import('../../report/from-run.js');
-      const { renderHtmlReport } = await import('../../report/html.js');
-      const { closeRenderer } = await import('../../render/renderer.js');
-      const report = await reportFromRun(result, { startedAt, screenshots: result.tapes.some((t) => t.kind === 'terminal' && t.drifts.length > 0) });
-      await closeRenderer();
-      writeFileAtomic(values.report, renderHtmlReport(report));
-      io.stderr.write(`tapedeck: wrote the report to ${values.report}\n`);
-    }
-    return result.exitCode;
+    result = await replayTapes(positionals, {
+      command,
+      protocol,
+      transport,
+      terminal: {
+        mask: masks,
+        styles: values.styles,
+        stepTimeoutMs: parseIntOption('step-timeout-ms', values['step-timeout-ms'], DEFAULT_STEP_TIMEOUT_MS, 1),
+        bail: values.bail,
+        realtime: values.realtime,
+        cwd: values.cwd,
+        home: parseHome(values.home),
+        update: values.update,
+        writePending,
+        ...(values['trust-tape'] ? {} : { trust: projectTrust({ configPath: config.path, goldens: config.goldens, cwd: io.cwd }) }),
+        ...(screenshots ? { screenshots } : {}),
+      },
+      jobs,
+      shard,
+      onTapeDone: (tape, done, total) => progress.show(`replayed ${done}/${total} tapes${tape.drifts.length ? ` (drift in ${tape.tape})` : ''}`),
+    });
   } finally {
-    // The browser the checkpoints started must not keep the process alive.
-    if (screenshots) await (await import('../../render/renderer.js')).closeRenderer();
+    progress.clear();
   }
+  if (values.json) writeJson(result, values['json-summary'], io);
+  if (screenshots) io.stderr.write(screenshotLines(result, io.cwd));
+  io.stderr.write(formatReplayText(result, { color }));
+  if (io.env.GITHUB_ACTIONS === 'true') (values.json ? io.stderr : io.stdout).write(githubAnnotations(result.tapes.map(summariseTape)));
+  if (values.out) {
+    writeFileAtomic(values.out, junitXml(result.tapes.map(summariseTape), result.durationMs));
+    io.stderr.write(`tapedeck: wrote JUnit XML to ${values.out}\n`);
+  }
+  if (values.report) {
+    const { reportFromRun } = await import('../../report/from-run.js');
+    const { renderHtmlReport } = await import('../../report/html.js');
+    const report = await reportFromRun(result, { startedAt, screenshots: result.tapes.some((t) => t.kind === 'terminal' && t.drifts.length > 0) });
+    writeFileAtomic(values.report, renderHtmlReport(report));
+    io.stderr.write(`tapedeck: wrote the report to ${values.report}\n`);
+  }
+  return result.exitCode;
 }
 
 /** --transport/--url/--socket/--auth-token; undefined for stdio; without --transport, each tape's own. */

@@ -2,7 +2,6 @@ import { relative } from 'node:path';
 import { defineCommand } from '../command.js';
 import { TapedeckError, usageError } from '../../core/errors.js';
 import { errorEnvelope, resultEnvelope } from '../../core/envelope.js';
-import { closeRenderer } from '../../render/renderer.js';
 import { screenshotCast } from '../../render/screenshot-cast.js';
 import { screenshotFields } from '../../render/screenshot.js';
 import { profileNames } from '../../render/profiles.js';
@@ -28,20 +27,16 @@ Chromium: /usr/bin/chromium unless TAPEDECK_CHROMIUM names another binary.`,
   positionals: { min: 1, max: 1, message: 'expected exactly one FILE.cast' },
   pathPositionals: true,
   async run({ values, positionals, io }) {
-    try {
-      if (!values.out) throw usageError('screenshot: --out FILE.png is required');
-      if (values['hide-cursor'] && values['show-cursor']) throw usageError('screenshot: --hide-cursor and --show-cursor exclude each other');
-      const cursor = values['hide-cursor'] ? 'hide' : values['show-cursor'] ? 'show' : 'auto';
-      const shot = await screenshotCast(positionals[0], parsePosition(values.at), { profile: values.profile, cursor, out: values.out });
-      if (values.json) {
-        io.stdout.write(`${JSON.stringify(resultEnvelope('screenshot', { file: positionals[0], at: values.at ?? null, ...screenshotFields(shot) }))}\n`);
-      } else {
-        io.stdout.write(`Screenshot saved: ${relative(io.cwd, shot.artifactPath ?? values.out)} (${shot.pixelWidth}x${shot.pixelHeight} px, ${shot.profileName})\n`);
-      }
-      return 0;
-    } finally {
-      await closeRenderer();
+    if (!values.out) throw usageError('screenshot: --out FILE.png is required');
+    if (values['hide-cursor'] && values['show-cursor']) throw usageError('screenshot: --hide-cursor and --show-cursor exclude each other');
+    const cursor = values['hide-cursor'] ? 'hide' : values['show-cursor'] ? 'show' : 'auto';
+    const shot = await screenshotCast(positionals[0], parsePosition(values.at), { profile: values.profile, cursor, out: values.out });
+    if (values.json) {
+      io.stdout.write(`${JSON.stringify(resultEnvelope('screenshot', { file: positionals[0], at: values.at ?? null, ...screenshotFields(shot) }))}\n`);
+    } else {
+      io.stdout.write(`Screenshot saved: ${relative(io.cwd, shot.artifactPath ?? values.out)} (${shot.pixelWidth}x${shot.pixelHeight} px, ${shot.profileName})\n`);
     }
+    return 0;
   },
   // --json is a promise of JSON on stdout, failures included (a bad flag too).
   onError(err, argv, io) {

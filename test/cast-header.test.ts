@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import pngjs from 'pngjs';
 import { CHROMIUM_ARGS, chromiumPath } from '../src/render/renderer-browser.js';
-import { tapedeck, tapedeckInProcess, tempDir } from './helpers/cli.js';
+import { tapedeckInProcess, tempDir } from './helpers/cli.js';
 
 /**
  * What a cast's header and markers carry through tapedeck: markers with an
@@ -65,8 +65,8 @@ describe('the cast theme and header', () => {
     const cast = themed();
     const out = join(dir, 'themed.png');
     const [themedRun, light] = await Promise.all([
-      tapedeck(['screenshot', cast, '--at', '#1', '--out', out, '--json']),
-      tapedeck(['screenshot', cast, '--at', '#1', '--profile', 'light', '--out', join(dir, 'light.png'), '--json']),
+      tapedeckInProcess(['screenshot', cast, '--at', '#1', '--out', out, '--json']),
+      tapedeckInProcess(['screenshot', cast, '--at', '#1', '--profile', 'light', '--out', join(dir, 'light.png'), '--json']),
     ]);
     expect(themedRun.code).toBe(0);
     expect(JSON.parse(themedRun.stdout).result.profileName).toBe('reference-dark+cast-theme');
@@ -78,7 +78,7 @@ describe('the cast theme and header', () => {
   it('video uses the cast theme too', async () => {
     const cast = themed();
     const out = join(dir, 'themed.webm');
-    const r = await tapedeck(['export', cast, '--format', 'webm', '--fps', '2', '--out', out], { timeoutMs: 60_000 });
+    const r = await tapedeckInProcess(['export', cast, '--format', 'webm', '--fps', '2', '--out', out]);
     expect(r.code, r.stderr).toBe(0);
     const frame = join(dir, 'frame.png');
     execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', out, '-frames:v', '1', frame]);
@@ -92,7 +92,7 @@ describe('the cast theme and header', () => {
     const cast = themed();
     const v3 = join(dir, 'out-v3.cast');
     const v2 = join(dir, 'out-v2.cast');
-    const runs = await Promise.all([tapedeck(['export', cast, '--format', 'v3', '--out', v3]), tapedeck(['export', cast, '--format', 'v2', '--out', v2])]);
+    const runs = await Promise.all([tapedeckInProcess(['export', cast, '--format', 'v3', '--out', v3]), tapedeckInProcess(['export', cast, '--format', 'v2', '--out', v2])]);
     expect(runs.map((r) => r.code)).toEqual([0, 0]);
     const h3 = JSON.parse(readFileSync(v3, 'utf8').split('\n')[0]);
     expect(h3.term).toMatchObject({ cols: 20, rows: 3, version: 'asciinema 3.0', theme: THEME });
@@ -106,7 +106,7 @@ describe('screenshots of wide characters', () => {
     // Row 1: "😀|"; row 2: "a|". With emoji two cells wide the bar is in cell 2 on row 1 and cell 1 on row 2.
     const emoji = castFile('wide.cast', { version: 3, term: { cols: 6, rows: 2 } }, [[0.1, 'o', '😀|\r\n||||\x1b[?25l']]);
     const out = join(dir, 'wide.png');
-    const r = await tapedeck(['screenshot', emoji, '--out', out, '--json']);
+    const r = await tapedeckInProcess(['screenshot', emoji, '--out', out, '--json']);
     expect(r.code).toBe(0);
     const png = PNG.sync.read(readFileSync(out));
     const pad = 8;
@@ -124,7 +124,7 @@ describe('screenshots of wide characters', () => {
   it('the exported player page (asciinema-player) also puts emoji in two cells', async () => {
     const cast = castFile('player.cast', { version: 3, term: { cols: 30, rows: 2 } }, [[0.1, 'o', '😀😀|\x1b[20GX\r\n漢字|🥲|'], [0.1, 'm', 'end']]);
     const out = join(dir, 'player.html');
-    expect((await tapedeck(['export', cast, '--format', 'html', '--out', out])).code).toBe(0);
+    expect((await tapedeckInProcess(['export', cast, '--format', 'html', '--out', out])).code).toBe(0);
     const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
     try {
       const page = await (await browser.newContext({ offline: true })).newPage();

@@ -32,10 +32,10 @@ describe('tapedeck screenshot', () => {
   it('--at seconds, --profile and --hide-cursor change what is drawn', async () => {
     const a = join(temp.dir, 'end.png');
     const b = join(temp.dir, 'end-light-nocursor.png');
-    const r1 = await tapedeck(['screenshot', CAST, '--at', '0.55', '--out', a]);
+    const r1 = await tapedeckInProcess(['screenshot', CAST, '--at', '0.55', '--out', a]);
     expect(r1.code).toBe(0);
     expect(r1.stdout).toMatch(/^Screenshot saved: .*end\.png \(556x196 px, reference-dark\)\n$/);
-    const r2 = await tapedeck(['screenshot', CAST, '--profile', 'light', '--hide-cursor', '--out', b, '--json']);
+    const r2 = await tapedeckInProcess(['screenshot', CAST, '--profile', 'light', '--hide-cursor', '--out', b, '--json']);
     expect(r2.code).toBe(0);
     expect(JSON.parse(r2.stdout).result).toMatchObject({ capturedAtSeq: 5, profileName: 'reference-light', cursorVisible: false });
     expect(readFileSync(a).equals(readFileSync(GOLDEN))).toBe(false);

@@ -27,7 +27,7 @@ describe('tapedeck replay (protocol)', () => {
     const agent = await tapedeck(['replay', AGENT_GOLDEN, '--', ...AGENT_SERVER]);
     expect(agent.stderr).toContain('0 drift(s)');
     expect(agent.code).toBe(0);
-    const mcp = await tapedeck(['replay', MCP_GOLDEN, '--', ...EVERYTHING_SERVER]);
+    const mcp = await tapedeckInProcess(['replay', MCP_GOLDEN, '--', ...EVERYTHING_SERVER]);
     expect(mcp.stderr).toContain('10 pair(s), 0 drift(s)');
     expect(mcp.code).toBe(0);
   });
@@ -42,7 +42,7 @@ describe('tapedeck replay (protocol)', () => {
       copyFileSync(t, p);
       return p;
     });
-    const res = await tapedeck(['replay', ...copies, '--json', '--', ...EVERYTHING_SERVER], { timeoutMs: 120_000 });
+    const res = await tapedeckInProcess(['replay', ...copies, '--json', '--', ...EVERYTHING_SERVER], { timeoutMs: 120_000 });
     expect(res.stdout).toBe(''); // --json stdout carries envelopes only; the summary is on stderr
     const summary = JSON.parse(res.stderr.split('\n').find((l) => l.startsWith('{"kind":"summary"'))!);
     expect(summary).toMatchObject({ kind: 'summary', tapes: MCP_RUNS, pairs: 10 * MCP_RUNS, drifts: 0, exit_code: 0 });
@@ -57,7 +57,7 @@ describe('tapedeck replay (protocol)', () => {
     // A copy: a drifted replay leaves <tape>.new beside the tape it replayed.
     const tape = join(dir, 'agent-server.ndjson');
     copyFileSync(AGENT_GOLDEN, tape);
-    const res = await tapedeck(['replay', tape, '--', ...changed], { env: { AGENT_SERVER_ROOT: join(dir, 'project') } });
+    const res = await tapedeckInProcess(['replay', tape, '--', ...changed], { env: { AGENT_SERVER_ROOT: join(dir, 'project') } });
     expect(res.code).toBe(1);
     expect(res.stderr).toContain(`${tape}:1: pair 1: response drifted [TD1001]`);
     expect(res.stderr).toContain('request: {"op":"check","path":"main.mty","include_source":true}');
@@ -72,7 +72,7 @@ describe('tapedeck replay (protocol)', () => {
     const tape = join(dir, 'agent.ndjson');
     copyFileSync(AGENT_GOLDEN, tape);
     const changed = changedAgentServer(dir, "ok: true, code: req.code, text }", "ok: true, code: req.code, text, lang: 'en' }");
-    const res = await tapedeck(['replay', tape, '--json', '--json-summary', '--', ...changed]);
+    const res = await tapedeckInProcess(['replay', tape, '--json', '--json-summary', '--', ...changed]);
     expect(res.code).toBe(1);
     const [envelope, summary, ...rest] = res.stdout.trim().split('\n').map((l) => JSON.parse(l));
     expect(rest).toEqual([]);
@@ -108,7 +108,7 @@ describe('tapedeck replay (protocol)', () => {
     chmodSync(tape, 0o640);
     const before = readFileSync(tape, 'utf8').split('\n');
     const changed = changedAgentServer(dir, "would_reformat: wouldReformat }", "would_reformat: wouldReformat, style: 'k&r' }");
-    const upd = await tapedeck(['replay', tape, '--update', '--', ...changed], { env: { AGENT_SERVER_ROOT: join(ROOT, 'examples/project') } });
+    const upd = await tapedeckInProcess(['replay', tape, '--update', '--', ...changed], { env: { AGENT_SERVER_ROOT: join(ROOT, 'examples/project') } });
     expect(upd.code).toBe(0);
     expect(upd.stderr).toContain('rewrote 1 pair(s)');
     const after = readFileSync(tape, 'utf8').split('\n');
@@ -117,9 +117,9 @@ describe('tapedeck replay (protocol)', () => {
       if (i === 3) expect(line).toContain('\\"style\\":\\"k&r\\"');
       else expect(line).toBe(before[i]);
     });
-    const again = await tapedeck(['replay', tape, '--', ...changed]);
+    const again = await tapedeckInProcess(['replay', tape, '--', ...changed]);
     expect(again.code).toBe(0);
-    const original = await tapedeck(['replay', tape, '--', ...AGENT_SERVER]);
+    const original = await tapedeckInProcess(['replay', tape, '--', ...AGENT_SERVER]);
     expect(original.code).toBe(1);
     expect(readFileSync(tape).length).toBeGreaterThan(0);
   });
@@ -151,7 +151,7 @@ describe('tapedeck replay (protocol)', () => {
   });
 
   test('a server that crashes mid-tape is drift with its exit status and the tail of its stderr', async () => {
-    const res = await tapedeck(['replay', AGENT_GOLDEN, '--', ...AGENT_SERVER], { env: { AGENT_SERVER_CRASH_ON: 'fmt' } });
+    const res = await tapedeckInProcess(['replay', AGENT_GOLDEN, '--', ...AGENT_SERVER], { env: { AGENT_SERVER_CRASH_ON: 'fmt' } });
     expect(res.code).toBe(1);
     expect(res.stderr).toContain(':4: pair 4: server exited (exit code 3) before completing this response [TD1003]');
     expect(res.stderr).toContain('3 later pair(s) not replayed');
@@ -171,23 +171,23 @@ describe('tapedeck replay (protocol)', () => {
     const dir = temp();
     const tape = join(dir, 'racy.ndjson');
     const script = Array.from({ length: 8 }, (_, i) => JSON.stringify({ jsonrpc: '2.0', id: i + 1, method: `tools/op${i}` })).join('\n');
-    const rec = await tapedeck(['record', '--out', tape, '--', ...RACY], { input: `${script}\n` });
+    const rec = await tapedeckInProcess(['record', '--out', tape, '--', ...RACY], { input: `${script}\n` });
     expect(rec.code).toBe(0);
     const ignoreTime = ['--ignore', '$.result.at'];
     for (let i = 0; i < runs(2, 5); i++) {
-      const res = await tapedeck(['replay', tape, ...ignoreTime, '--', ...RACY]);
+      const res = await tapedeckInProcess(['replay', tape, ...ignoreTime, '--', ...RACY]);
       expect(res.stderr).toContain('0 drift(s)');
       expect(res.code).toBe(0);
     }
-    const changed = await tapedeck(['replay', tape, ...ignoreTime, '--', ...RACY], { env: { RACY_NOTE: 'processed' } });
+    const changed = await tapedeckInProcess(['replay', tape, ...ignoreTime, '--', ...RACY], { env: { RACY_NOTE: 'processed' } });
     expect(changed.code).toBe(1);
     expect(changed.stderr).toContain('server message drifted (notifications/message)');
     expect(changed.stderr).toMatch(/\$\.params\.data: expected "handled tools\/op\d", got "processed tools\/op\d"/);
-    const extra = await tapedeck(['replay', tape, ...ignoreTime, '--', ...RACY], { env: { RACY_EXTRA: '1' } });
+    const extra = await tapedeckInProcess(['replay', tape, ...ignoreTime, '--', ...RACY], { env: { RACY_EXTRA: '1' } });
     expect(extra.code).toBe(1);
     expect(extra.stderr).toContain('unexpected server message (notifications/extra) [TD1005]');
     // Without the normaliser, the timestamp is real drift.
-    const strict = await tapedeck(['replay', tape, '--', ...RACY]);
+    const strict = await tapedeckInProcess(['replay', tape, '--', ...RACY]);
     expect(strict.code).toBe(1);
     expect(strict.stderr).toMatch(/\$\.result\.at: expected "\d{4}-/);
   });
@@ -198,14 +198,14 @@ describe('tapedeck replay (protocol)', () => {
     copyFileSync(AGENT_GOLDEN, tape);
     const before = readFileSync(tape, 'utf8');
     const changed = changedAgentServer(dir, "op: 'explain', ok: true", "op: 'explain', ok: true, took_ms: Math.random()");
-    const strict = await tapedeck(['replay', tape, '--', ...changed]);
+    const strict = await tapedeckInProcess(['replay', tape, '--', ...changed]);
     expect(strict.code).toBe(1);
-    expect((await tapedeck(['replay', tape, '--ignore', '$.took_ms', '--', ...changed])).code).toBe(1); // absent on one side: still a change
-    const filtered = await tapedeck(['replay', tape, '--filter', ',"took_ms":[0-9.e-]+=', '--', ...changed]);
+    expect((await tapedeckInProcess(['replay', tape, '--ignore', '$.took_ms', '--', ...changed])).code).toBe(1); // absent on one side: still a change
+    const filtered = await tapedeckInProcess(['replay', tape, '--filter', ',"took_ms":[0-9.e-]+=', '--', ...changed]);
     expect(filtered.stderr).toContain('0 drift(s)');
     expect(filtered.code).toBe(0);
     writeFileSync(join(dir, 'tapedeck.config.json'), JSON.stringify({ filter: [{ pattern: ',"took_ms":[0-9.e-]+', replacement: '' }] }, null, 2));
-    const fromConfig = await tapedeck(['replay', tape, '--', ...changed], { cwd: dir });
+    const fromConfig = await tapedeckInProcess(['replay', tape, '--', ...changed], { cwd: dir });
     expect(fromConfig.code).toBe(0);
     expect(readFileSync(tape, 'utf8')).toBe(before);
 
@@ -221,11 +221,11 @@ describe('tapedeck replay (protocol)', () => {
   test('several tapes by glob, each with its own server, and --shard splits them', async () => {
     const dir = temp();
     for (const name of ['a', 'b', 'c']) copyFileSync(AGENT_GOLDEN, join(dir, `${name}.ndjson`));
-    const all = await tapedeck(['replay', join(dir, '*.ndjson'), '--json', '--json-summary', '--', ...AGENT_SERVER]);
+    const all = await tapedeckInProcess(['replay', join(dir, '*.ndjson'), '--json', '--json-summary', '--', ...AGENT_SERVER]);
     expect(all.code).toBe(0);
     expect(JSON.parse(all.stdout.trim())).toMatchObject({ tapes: 3, pairs: 21, drifts: 0 });
-    const shard1 = await tapedeck(['replay', join(dir, '*.ndjson'), '--shard', '1/2', '--', ...AGENT_SERVER]);
-    const shard2 = await tapedeck(['replay', join(dir, '*.ndjson'), '--shard', '2/2', '--', ...AGENT_SERVER]);
+    const shard1 = await tapedeckInProcess(['replay', join(dir, '*.ndjson'), '--shard', '1/2', '--', ...AGENT_SERVER]);
+    const shard2 = await tapedeckInProcess(['replay', join(dir, '*.ndjson'), '--shard', '2/2', '--', ...AGENT_SERVER]);
     expect(shard1.stderr).toContain('a.ndjson');
     expect(shard1.stderr).toContain('c.ndjson');
     expect(shard1.stderr).not.toContain('b.ndjson');

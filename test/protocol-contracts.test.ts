@@ -1,7 +1,7 @@
 import { copyFileSync, mkdirSync, readFileSync, realpathSync, symlinkSync, lstatSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { AGENT_SERVER, CLI, ROOT, run, tapedeck, tapedeckInProcess, useTempDirs } from './helpers/cli.js';
+import { AGENT_SERVER, CLI, ROOT, run, tapedeckInProcess, useTempDirs } from './helpers/cli.js';
 
 /** Issue 13's CLI contracts: pipes, empty tapes, limits, sessions, review scope, symlinks, seed-001 fix. */
 const temp = useTempDirs();
@@ -47,7 +47,7 @@ describe('output and input contracts', () => {
     const dir = temp();
     const tape = join(dir, 'flood.ndjson');
     writeFileSync(tape, `${pair({ op: 'check' }, { kind: 'done', exit_code: 0 })}\n`);
-    const res = await tapedeck(['replay', tape, '--max-response-bytes', '1000000', '--timeout-ms', '60000', '--', 'node', FLOOD, 'flood']);
+    const res = await tapedeckInProcess(['replay', tape, '--max-response-bytes', '1000000', '--timeout-ms', '60000', '--', 'node', FLOOD, 'flood']);
     expect(res.code).toBe(1);
     expect(res.stderr).toContain('response larger than the 1000000-byte limit (--max-response-bytes) [TD1006]');
     expect(res.stderr).toMatch(/received \d{7} bytes: "\{\\"kind\\":\\"log\\",\\"text\\":\\"xxx/);
@@ -57,7 +57,7 @@ describe('output and input contracts', () => {
     const dir = temp();
     const tape = join(dir, 'partial.ndjson');
     writeFileSync(tape, `${pair({ op: 'check' }, { kind: 'done', exit_code: 0 })}\n`);
-    const res = await tapedeck(['replay', tape, '--timeout-ms', '1500', '--', 'node', FLOOD, 'partial']);
+    const res = await tapedeckInProcess(['replay', tape, '--timeout-ms', '1500', '--', 'node', FLOOD, 'partial']);
     expect(res.code).toBe(1);
     expect(res.stderr).toContain('[TD1002]');
     expect(res.stderr).toContain('received so far: 37 bytes: "{\\"kind\\":\\"result\\",\\"op\\":\\"check\\",\\"ok\\":tr"');
@@ -70,23 +70,23 @@ describe('seed 000 sessions', () => {
     const tape = join(dir, 'single.ndjson');
     const server = ['node', join(ROOT, 'examples/agent-server.mjs'), '--single-shot'];
     for (const req of ['{"op":"explain","code":"MT4099"}', '{"op":"explain","code":"MT0000"}']) {
-      await tapedeck(['record', '--out', tape, '--', ...server], { input: req });
+      await tapedeckInProcess(['record', '--out', tape, '--', ...server], { input: req });
     }
     expect(readFileSync(tape, 'utf8').trim().split('\n')).toHaveLength(2);
-    const res = await tapedeck(['replay', tape, '--single-shot', '--', ...server]);
+    const res = await tapedeckInProcess(['replay', tape, '--single-shot', '--', ...server]);
     expect(res.stderr).toContain('0 drift(s)');
     expect(res.code).toBe(0);
     // Without --single-shot the server waits for its stdin to close: the first response never ends.
-    const interactive = await tapedeck(['replay', tape, '--timeout-ms', '1000', '--', ...server]);
+    const interactive = await tapedeckInProcess(['replay', tape, '--timeout-ms', '1000', '--', ...server]);
     expect(interactive.code).toBe(1);
   });
 
   test('appended sessions (each ending in halt) replay each against a fresh server', async () => {
     const dir = temp();
     const tape = join(dir, 'sessions.ndjson');
-    await tapedeck(['record', '--out', tape, '--', ...AGENT_SERVER], { input: '{"op":"version"}\n{"op":"halt"}\n' });
-    await tapedeck(['record', '--out', tape, '--', ...AGENT_SERVER], { input: '{"op":"explain","code":"MT4099"}\n{"op":"halt"}\n' });
-    const res = await tapedeck(['replay', tape, '--', ...AGENT_SERVER]);
+    await tapedeckInProcess(['record', '--out', tape, '--', ...AGENT_SERVER], { input: '{"op":"version"}\n{"op":"halt"}\n' });
+    await tapedeckInProcess(['record', '--out', tape, '--', ...AGENT_SERVER], { input: '{"op":"explain","code":"MT4099"}\n{"op":"halt"}\n' });
+    const res = await tapedeckInProcess(['replay', tape, '--', ...AGENT_SERVER]);
     expect(res.stderr).toContain('(4 pairs');
     expect(res.code).toBe(0);
   });
@@ -96,15 +96,15 @@ describe('per-tape scratch directory', () => {
   test('--setup prepares each tape\'s {{tapedeck.tmpdir}}; a failing setup is exit 2 naming the tape', async () => {
     const server = ['env', 'AGENT_SERVER_ROOT={{tapedeck.tmpdir}}', ...AGENT_SERVER];
     const setup = `cp -R ${join(ROOT, 'examples/project')}/. "$TAPEDECK_TMPDIR"`;
-    const res = await tapedeck(['replay', AGENT_GOLDEN, '--setup', setup, '--', ...server]);
+    const res = await tapedeckInProcess(['replay', AGENT_GOLDEN, '--setup', setup, '--', ...server]);
     expect(res.stderr).toContain('0 drift(s)');
     expect(res.code).toBe(0);
     // An empty scratch directory: files missing. Replayed from a copy, so its candidate (.new) stays out of the repository.
     const copy = join(temp(), 'agent-server.ndjson');
     copyFileSync(AGENT_GOLDEN, copy);
-    const bare = await tapedeck(['replay', copy, '--', ...server]);
+    const bare = await tapedeckInProcess(['replay', copy, '--', ...server]);
     expect(bare.code).toBe(1);
-    const failing = await tapedeck(['replay', AGENT_GOLDEN, '--setup', 'echo no such fixture >&2; exit 3', '--', ...server]);
+    const failing = await tapedeckInProcess(['replay', AGENT_GOLDEN, '--setup', 'echo no such fixture >&2; exit 3', '--', ...server]);
     expect(failing.code).toBe(2);
     expect(failing.stderr).toContain(`${AGENT_GOLDEN}: the setup command failed (exit 3)`);
     expect(failing.stderr).toContain('no such fixture');
@@ -121,9 +121,9 @@ createInterface({ input: process.stdin }).on('line', (l) => { const m = JSON.par
     );
     const tape = join(dir, 'where.ndjson');
     const cmd = ['node', server, '{{tapedeck.tmpdir}}'];
-    await tapedeck(['record', '--out', tape, '--', ...cmd], { input: '{"jsonrpc":"2.0","id":1,"method":"where"}\n' });
+    await tapedeckInProcess(['record', '--out', tape, '--', ...cmd], { input: '{"jsonrpc":"2.0","id":1,"method":"where"}\n' });
     expect(JSON.parse(readFileSync(tape, 'utf8')).response).toBe('{"jsonrpc":"2.0","id":1,"result":{"file":"{{tapedeck.tmpdir}}/state.json"}}\n');
-    const res = await tapedeck(['replay', tape, '--', ...cmd]);
+    const res = await tapedeckInProcess(['replay', tape, '--', ...cmd]);
     expect(res.code).toBe(0);
   });
 });
@@ -154,21 +154,21 @@ describe('review and symlinked goldens', () => {
     const link = join(dir, 'agent.ndjson');
     symlinkSync(real, link);
     copyFileSync(AGENT_GOLDEN, real);
-    expect((await tapedeck(['replay', link, '--update', '--', 'node', changed])).code).toBe(0);
+    expect((await tapedeckInProcess(['replay', link, '--update', '--', 'node', changed])).code).toBe(0);
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
     expect(readFileSync(real, 'utf8')).toContain('lang');
 
     copyFileSync(AGENT_GOLDEN, real);
     // Locally (not on CI) a drifted replay leaves the candidate that review accepts.
     const local = { CI: '', TAPEDECK_UPDATE: '' };
-    expect((await tapedeck(['replay', link, '--', 'node', changed], { env: local })).code).toBe(1);
-    expect((await tapedeck(['review', link, '--accept', 'all'], { env: local })).code).toBe(0);
+    expect((await tapedeckInProcess(['replay', link, '--', 'node', changed], { env: local })).code).toBe(1);
+    expect((await tapedeckInProcess(['review', link, '--accept', 'all'], { env: local })).code).toBe(0);
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
     expect(readFileSync(real, 'utf8')).toContain('lang');
 
     copyFileSync(AGENT_GOLDEN, real);
-    const replay = await tapedeck(['replay', link, '--json', '--', 'node', changed], { env: { CI: '1' } });
-    const fix = await tapedeck(['fix', '--apply', link, '--accept-drift'], { input: replay.stdout });
+    const replay = await tapedeckInProcess(['replay', link, '--json', '--', 'node', changed], { env: { CI: '1' } });
+    const fix = await tapedeckInProcess(['fix', '--apply', link, '--accept-drift'], { input: replay.stdout });
     expect(fix.code).toBe(0);
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
     expect(realpathSync(link)).toBe(realpathSync(real));

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { applyEnvelopes, type DiagnosticEnvelope } from '../src/index.js';
-import { CLI, ROOT, run, tapedeck, tapedeckInProcess, useTempDirs } from './helpers/cli.js';
+import { CLI, ROOT, run, tapedeckInProcess, useTempDirs } from './helpers/cli.js';
 
 const temp = useTempDirs();
 const fixture = (name: string) => ['node', join(ROOT, 'test/fixtures', name)];
@@ -15,7 +15,7 @@ describe('protocol edge cases', () => {
     writeFileSync(tape, `${JSON.stringify({ request: '{"op":"x"}', response: '{"kind":"done","exit_code":0}\n' })}\n`);
     const marker = `tapedeck-wrapped-${process.pid}`;
     const started = Date.now();
-    const res = await tapedeck(['replay', tape, '--timeout-ms', '500', '--', 'bash', '-c', `exec -a ${marker} sleep 1000 & node -e "process.stdin.resume()"; true`], { timeoutMs: 20_000 });
+    const res = await tapedeckInProcess(['replay', tape, '--timeout-ms', '500', '--', 'bash', '-c', `exec -a ${marker} sleep 1000 & node -e "process.stdin.resume()"; true`], { timeoutMs: 20_000 });
     expect(res.code).toBe(1);
     expect(res.stderr).toContain('no complete response within 500 ms [TD1002]');
     expect(Date.now() - started).toBeLessThan(10_000);
@@ -32,7 +32,7 @@ describe('protocol edge cases', () => {
     const pairs = readFileSync(tape, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(pairs.map((p) => p.response)).toEqual(['> echo: one\n> ', 'echo: two\n> ']);
     for (let i = 0; i < 3; i++) {
-      const replay = await tapedeck(['replay', tape, '--boundary', 'idle:150', '--', ...fixture('prompt-server.mjs')]);
+      const replay = await tapedeckInProcess(['replay', tape, '--boundary', 'idle:150', '--', ...fixture('prompt-server.mjs')]);
       expect(replay.stderr).toContain('0 drift(s)');
       expect(replay.code).toBe(0);
     }
@@ -49,11 +49,11 @@ describe('protocol edge cases', () => {
     expect(pairs).toHaveLength(2);
     expect(JSON.parse(pairs[0].response).map((r: { id: number }) => r.id)).toEqual([1, 2]);
     expect(JSON.parse(pairs[1].response).id).toBe(3);
-    expect((await tapedeck(['replay', tape, '--', ...fixture('batch-server.mjs')])).code).toBe(0);
-    const served = await tapedeck(['serve', tape], { input: `${batch}\n${single}\n` });
+    expect((await tapedeckInProcess(['replay', tape, '--', ...fixture('batch-server.mjs')])).code).toBe(0);
+    const served = await tapedeckInProcess(['serve', tape], { input: `${batch}\n${single}\n` });
     expect(served.code).toBe(0);
     expect(served.stdout).toBe(pairs[0].response + pairs[1].response);
-    const unknown = await tapedeck(['serve', tape, '--allow-unused'], { input: `${JSON.stringify([{ jsonrpc: '2.0', id: 9, method: 'zzz' }])}\n` });
+    const unknown = await tapedeckInProcess(['serve', tape, '--allow-unused'], { input: `${JSON.stringify([{ jsonrpc: '2.0', id: 9, method: 'zzz' }])}\n` });
     expect(unknown.code).toBe(1);
     expect(JSON.parse(unknown.stdout)).toEqual([{ jsonrpc: '2.0', id: 9, error: { code: -32601, message: 'tapedeck serve: no recorded response for this request' } }]);
   });
@@ -76,11 +76,11 @@ describe('protocol edge cases', () => {
     const tape = join(dir, 'secret.ndjson');
     const server = fixture('secret-server.mjs');
     const secret = 'sk-live-9e8d7c6b5a';
-    await tapedeck(['record', '--out', tape, '--redact-env', 'API_TOKEN', '--', ...server], { input: '{"op":"whoami"}\n', env: { API_TOKEN: secret } });
+    await tapedeckInProcess(['record', '--out', tape, '--redact-env', 'API_TOKEN', '--', ...server], { input: '{"op":"whoami"}\n', env: { API_TOKEN: secret } });
     // A changed server: the op is answered with another field, so the pair drifts while carrying the secret.
     const changed = join(dir, 'changed.mjs');
     writeFileSync(changed, readFileSync(join(ROOT, 'test/fixtures/secret-server.mjs'), 'utf8').replace('ok: true', 'ok: false'));
-    const res = await tapedeck(['replay', tape, '--json', '--report', join(dir, 'r.html'), '--', 'node', changed], { env: { API_TOKEN: secret } });
+    const res = await tapedeckInProcess(['replay', tape, '--json', '--report', join(dir, 'r.html'), '--', 'node', changed], { env: { API_TOKEN: secret } });
     expect(res.code).toBe(1);
     expect(res.stdout).toContain('{{tapedeck.env.API_TOKEN}}');
     for (const text of [res.stdout, res.stderr, readFileSync(join(dir, 'r.html'), 'utf8')]) expect(text).not.toContain(secret);
@@ -124,19 +124,19 @@ describe('bytes that are not UTF-8', () => {
     const dir = temp();
     const tape = join(dir, 'bytes.ndjson');
     const server = fixture('bytes-server.mjs');
-    expect((await tapedeck(['record', '--out', tape, '--', ...server], { input: '{"op":"x"}\n' })).code).toBe(0);
+    expect((await tapedeckInProcess(['record', '--out', tape, '--', ...server], { input: '{"op":"x"}\n' })).code).toBe(0);
     const stored = JSON.parse(readFileSync(tape, 'utf8'));
     const bytesOf = (line: { response_base64: string }) => {
       const b = Buffer.from(line.response_base64, 'base64');
       return b.subarray(b.indexOf(0xff), b.indexOf(0xff) + 3);
     };
     expect(bytesOf(stored)).toEqual(Buffer.from([0xff, 0xfe, 0x41]));
-    expect((await tapedeck(['replay', tape, '--', ...server])).code).toBe(0);
-    const changed = await tapedeck(['replay', tape, '--', ...server], { env: { BYTE: String(0x42) } });
+    expect((await tapedeckInProcess(['replay', tape, '--', ...server])).code).toBe(0);
+    const changed = await tapedeckInProcess(['replay', tape, '--', ...server], { env: { BYTE: String(0x42) } });
     expect(changed.code).toBe(1);
-    expect((await tapedeck(['replay', tape, '--update', '--', ...server], { env: { BYTE: String(0x42) } })).code).toBe(0);
+    expect((await tapedeckInProcess(['replay', tape, '--update', '--', ...server], { env: { BYTE: String(0x42) } })).code).toBe(0);
     const updated = JSON.parse(readFileSync(tape, 'utf8'));
     expect(bytesOf(updated)).toEqual(Buffer.from([0xff, 0xfe, 0x42]));
-    expect((await tapedeck(['replay', tape, '--', ...server], { env: { BYTE: String(0x42) } })).code).toBe(0);
+    expect((await tapedeckInProcess(['replay', tape, '--', ...server], { env: { BYTE: String(0x42) } })).code).toBe(0);
   });
 });

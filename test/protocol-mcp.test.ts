@@ -2,7 +2,7 @@ import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { CLI, EVERYTHING_SERVER, ROOT, processAlive as alive, run, tapedeck, useTempDirs } from './helpers/cli.js';
+import { CLI, EVERYTHING_SERVER, ROOT, processAlive as alive, run, useTempDirs, tapedeckInProcess } from './helpers/cli.js';
 
 /**
  * Issue 13 against real MCP servers and the official SDK client
@@ -34,14 +34,14 @@ describe('MCP servers and the official SDK client', () => {
     expect(text).toContain('sampling/createMessage');
     expect(text).toContain('elicitation/create');
 
-    const clean = await tapedeck(['replay', tape, '--timeout-ms', '20000', '--', ...EVERYTHING_SERVER]);
+    const clean = await tapedeckInProcess(['replay', tape, '--timeout-ms', '20000', '--', ...EVERYTHING_SERVER]);
     expect(clean.stderr).toContain('0 drift(s)');
     expect(clean.code).toBe(0);
 
     // The recorded client answer is what the live server gets: change it and the tool result drifts.
     const changed = join(dir, 'changed.ndjson');
     writeFileSync(changed, text.replace('a fixed sampled answer', 'another answer'));
-    const drift = await tapedeck(['replay', changed, '--timeout-ms', '20000', '--', ...EVERYTHING_SERVER]);
+    const drift = await tapedeckInProcess(['replay', changed, '--timeout-ms', '20000', '--', ...EVERYTHING_SERVER]);
     expect(drift.code).toBe(1);
     expect(drift.stderr).toContain('another answer');
     expect(drift.stderr).toContain('[TD1001]');
@@ -52,7 +52,7 @@ describe('MCP servers and the official SDK client', () => {
     const kept = pairs.filter((p) => !p.request.includes('a fixed sampled answer'));
     for (const p of kept) p.response = p.response.split('\n').filter((m: string) => !m.includes('sampling/createMessage')).join('\n');
     writeFileSync(unseen, `${kept.map((p) => JSON.stringify(p)).join('\n')}\n`);
-    const unexpected = await tapedeck(['replay', unseen, '--timeout-ms', '20000', '--', ...EVERYTHING_SERVER]);
+    const unexpected = await tapedeckInProcess(['replay', unseen, '--timeout-ms', '20000', '--', ...EVERYTHING_SERVER]);
     expect(unexpected.code).toBe(1);
     expect(unexpected.stderr).toContain('unexpected server message (sampling/createMessage) [TD1005]');
   });
@@ -62,14 +62,14 @@ describe('MCP servers and the official SDK client', () => {
     const tape = join(dir, 'memory-0.ndjson');
     await recordWithSdk(tape, [`create_entities=${JSON.stringify(ENTITIES)}`, 'read_graph'], MEMORY);
     for (let i = 1; i < 8; i++) copyFileSync(tape, join(dir, `memory-${i}.ndjson`));
-    const isolated = await tapedeck(['replay', join(dir, 'memory-*.ndjson'), '--jobs', '4', '--', ...MEMORY], { timeoutMs: 60_000 });
+    const isolated = await tapedeckInProcess(['replay', join(dir, 'memory-*.ndjson'), '--jobs', '4', '--', ...MEMORY], { timeoutMs: 60_000 });
     expect(isolated.stderr).toContain('8 tape(s), 32 pair(s), 0 drift(s)');
     expect(isolated.code).toBe(0);
 
     // The control: one shared memory file, and the second copy sees the first one's entities. One after
     // the other, so the first has saved them before the second starts (in parallel it is a race).
     const shared = ['env', `MEMORY_FILE_PATH=${join(dir, 'shared.jsonl')}`, ...MEMORY.slice(2)];
-    const clash = await tapedeck(['replay', join(dir, 'memory-[01].ndjson'), '--jobs', '1', '--', ...shared], { timeoutMs: 60_000 });
+    const clash = await tapedeckInProcess(['replay', join(dir, 'memory-[01].ndjson'), '--jobs', '1', '--', ...shared], { timeoutMs: 60_000 });
     expect(clash.code).toBe(1);
   });
 
@@ -86,7 +86,7 @@ describe('MCP servers and the official SDK client', () => {
     lines[lines.length - 1] = JSON.stringify(last);
     writeFileSync(tape, `${lines.join('\n')}\n`);
 
-    const res = await tapedeck(['replay', tape, '--json', '--', ...MEMORY]);
+    const res = await tapedeckInProcess(['replay', tape, '--json', '--', ...MEMORY]);
     expect(res.code).toBe(1);
     expect(res.stderr).toContain('$.result.content[0].text → $.entities[3].name: expected "Nodes", got "Notes"');
     const [envelope] = res.stdout.trim().split('\n').map((l) => JSON.parse(l));
@@ -129,12 +129,12 @@ createInterface({ input: process.stdin }).on('line', (l) => { const m = JSON.par
   .on('close', () => { process.stdout.write('{"jsonrpc":"2.0","method":"notifications/bye"}\\n'); });
 `,
     );
-    const res = await tapedeck(['record', '--out', tape, '--', 'node', server], { input: '{"jsonrpc":"2.0","id":1,"method":"a"}\n{"jsonrpc":"2.0","id":2,"method":"b"}\n' });
+    const res = await tapedeckInProcess(['record', '--out', tape, '--', 'node', server], { input: '{"jsonrpc":"2.0","id":1,"method":"a"}\n{"jsonrpc":"2.0","id":2,"method":"b"}\n' });
     expect(res.code).toBe(0);
     const pairs = readFileSync(tape, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(pairs).toHaveLength(2);
     expect(pairs[1].response).toBe('{"jsonrpc":"2.0","id":2,"result":{}}\n{"jsonrpc":"2.0","method":"notifications/bye"}\n');
-    expect((await tapedeck(['replay', tape, '--', 'node', server])).code).toBe(0);
+    expect((await tapedeckInProcess(['replay', tape, '--', 'node', server])).code).toBe(0);
   });
 
   test('end of input with a server that never exits: the tap stops its group after --grace-ms', async () => {

@@ -2,7 +2,7 @@ import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { Normaliser } from '../src/index.js';
-import { AGENT_SERVER, ROOT, tapedeck, tapedeckInProcess, useTempDirs } from './helpers/cli.js';
+import { AGENT_SERVER, ROOT, tapedeckInProcess, useTempDirs } from './helpers/cli.js';
 
 /** Issue 13: scoped normalisers, key-order-insensitive comparison, serve's closest match and passthrough. */
 const temp = useTempDirs();
@@ -30,7 +30,7 @@ describe('scoped normalisers and key order', () => {
       join(dir, 'tapedeck.config.json'),
       JSON.stringify({ scoped: [{ method: 'clock', ignore: ['$.result.t'] }, { tool: 'now', ignore: ['$.result.arguments.t'] }] }),
     );
-    const res = await tapedeck(['replay', tape, '--', ...ECHO], { cwd: dir });
+    const res = await tapedeckInProcess(['replay', tape, '--', ...ECHO], { cwd: dir });
     expect(res.code).toBe(1);
     expect(res.stderr).toContain('(2 of 4 pairs drifted)');
     expect(res.stderr).toContain(`${tape}:2: pair 2: response drifted`);
@@ -54,18 +54,18 @@ describe('scoped normalisers and key order', () => {
     const dir = temp();
     const tape = join(dir, 't.ndjson');
     writeFileSync(tape, `${echoPair(1, 'm', { a: 1, b: { c: 2, d: 3 } }, '{"b":{"d":3,"c":2},"a":1}')}\n`);
-    const strict = await tapedeck(['replay', tape, '--', ...ECHO]);
+    const strict = await tapedeckInProcess(['replay', tape, '--', ...ECHO]);
     expect(strict.code).toBe(1);
-    const relaxed = await tapedeck(['replay', tape, '--ignore-key-order', '--', ...ECHO]);
+    const relaxed = await tapedeckInProcess(['replay', tape, '--ignore-key-order', '--', ...ECHO]);
     expect(relaxed.code).toBe(0);
     writeFileSync(join(dir, 'tapedeck.config.json'), '{"ignoreKeyOrder": true}');
-    expect((await tapedeck(['replay', tape, '--', ...ECHO], { cwd: dir })).code).toBe(0);
+    expect((await tapedeckInProcess(['replay', tape, '--', ...ECHO], { cwd: dir })).code).toBe(0);
   });
 });
 
 describe('serve: closest match and passthrough', () => {
   test('an unmatched request shows the closest recorded request and how it differs', async () => {
-    const res = await tapedeck(['serve', join(ROOT, 'goldens/agent-server.ndjson'), '--allow-unused'], { input: '{"op":"explain","code":"MT1001"}\n' });
+    const res = await tapedeckInProcess(['serve', join(ROOT, 'goldens/agent-server.ndjson'), '--allow-unused'], { input: '{"op":"explain","code":"MT1001"}\n' });
     expect(res.code).toBe(1);
     expect(res.stderr).toMatch(/closest recorded request \(.*agent-server\.ndjson:\d+\): \{"op":"explain","code":"MT4099"\}/);
     expect(res.stderr).toContain('$.code: expected "MT4099", got "MT1001"');
@@ -77,7 +77,7 @@ describe('serve: closest match and passthrough', () => {
     copyFileSync(join(ROOT, 'goldens/agent-server.ndjson'), tape);
     const before = readFileSync(tape, 'utf8');
     const input = '{"op":"explain","code":"MT4099"}\n{"op":"explain","code":"MT1001"}\n';
-    const res = await tapedeck(['serve', tape, '--allow-unused', '--passthrough', '--', ...AGENT_SERVER], { input });
+    const res = await tapedeckInProcess(['serve', tape, '--allow-unused', '--passthrough', '--', ...AGENT_SERVER], { input });
     expect(res.code).toBe(0);
     expect(res.stdout).toContain('"code":"MT1001","text":"A name was used');
     expect(res.stderr).toContain(`appended 1 pair(s) from the passthrough server to ${tape}`);
@@ -85,7 +85,7 @@ describe('serve: closest match and passthrough', () => {
     expect(after.startsWith(before)).toBe(true);
     expect(JSON.parse(after.trim().split('\n').at(-1)!).request).toBe('{"op":"explain","code":"MT1001"}');
     // Now on tape: served without the real server.
-    const again = await tapedeck(['serve', tape, '--allow-unused'], { input: '{"op":"explain","code":"MT1001"}\n' });
+    const again = await tapedeckInProcess(['serve', tape, '--allow-unused'], { input: '{"op":"explain","code":"MT1001"}\n' });
     expect(again.code).toBe(0);
   });
 });

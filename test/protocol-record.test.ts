@@ -83,9 +83,9 @@ describe('tapedeck record (protocol tap)', () => {
     const dir = temp();
     const tape = join(dir, 't.ndjson');
     const input = '   {"op":"explain","code":"MT4099"}  \n';
-    const first = await tapedeck(['record', '--out', tape, '--', ...AGENT_SERVER], { input, env: { AGENT_SERVER_CRASH_ON: 'nothing' } });
+    const first = await tapedeckInProcess(['record', '--out', tape, '--', ...AGENT_SERVER], { input, env: { AGENT_SERVER_CRASH_ON: 'nothing' } });
     expect(first.code).toBe(0);
-    const second = await tapedeck(['record', '--out', tape, '--', ...AGENT_SERVER], { input: '{"op":"fmt","path":"main.mty"}\n', env: { AGENT_SERVER_CRASH_ON: 'fmt' } });
+    const second = await tapedeckInProcess(['record', '--out', tape, '--', ...AGENT_SERVER], { input: '{"op":"fmt","path":"main.mty"}\n', env: { AGENT_SERVER_CRASH_ON: 'fmt' } });
     expect(second.code).toBe(3); // the server's exit code is the tap's
     expect(second.stderr).toContain('agent-server: panic while handling fmt');
     const pairs = tapeLines(tape);
@@ -135,19 +135,19 @@ describe('tapedeck record (protocol tap)', () => {
     const server = ['node', join(ROOT, 'test/fixtures/secret-server.mjs')];
     const secret = 'sk-live-3f9a8b7c6d5e';
     const input = `{"op":"whoami","token":"${secret}"}\n`;
-    const rec = await tapedeck(['record', '--out', tape, '--redact-env', 'API_TOKEN', '--', ...server], { input, env: { API_TOKEN: secret } });
+    const rec = await tapedeckInProcess(['record', '--out', tape, '--redact-env', 'API_TOKEN', '--', ...server], { input, env: { API_TOKEN: secret } });
     expect(rec.code).toBe(0);
     expect(rec.stdout).toContain(secret); // the live client still sees the real value
     const stored = readFileSync(tape, 'utf8');
     expect(stored).not.toContain(secret);
     expect(stored).toContain('{{tapedeck.env.API_TOKEN}}');
 
-    const ok = await tapedeck(['replay', tape, '--', ...server], { env: { API_TOKEN: secret } });
+    const ok = await tapedeckInProcess(['replay', tape, '--', ...server], { env: { API_TOKEN: secret } });
     expect(ok.code).toBe(0);
     // Another machine with another token: still clean, since both sides use the live value.
-    const other = await tapedeck(['replay', tape, '--', ...server], { env: { API_TOKEN: 'sk-other-value' } });
+    const other = await tapedeckInProcess(['replay', tape, '--', ...server], { env: { API_TOKEN: 'sk-other-value' } });
     expect(other.code).toBe(0);
-    const missing = await tapedeck(['replay', tape, '--', ...server], { env: { API_TOKEN: undefined } });
+    const missing = await tapedeckInProcess(['replay', tape, '--', ...server], { env: { API_TOKEN: undefined } });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain(`${tape}:1: the tape has a redacted value for API_TOKEN, but API_TOKEN is not set`);
   });
@@ -179,9 +179,9 @@ describe('tapedeck record (protocol tap)', () => {
       { request: 'hello', response: 'you said: hello\n' },
       { request: 'say it twice', response: 'you said: say it twice\nand again\n' },
     ]);
-    const replay = await tapedeck(['replay', tape, '--boundary', 'idle:150', '--', ...server]);
+    const replay = await tapedeckInProcess(['replay', tape, '--boundary', 'idle:150', '--', ...server]);
     expect(replay.code).toBe(0);
-    const changed = await tapedeck(['replay', tape, '--boundary', 'idle:150', '--', ...server], { env: { PLAIN_SUFFIX: 'and once more' } });
+    const changed = await tapedeckInProcess(['replay', tape, '--boundary', 'idle:150', '--', ...server], { env: { PLAIN_SUFFIX: 'and once more' } });
     expect(changed.code).toBe(1);
     expect(changed.stderr).toContain('-and again');
     expect(changed.stderr).toContain('+and once more');

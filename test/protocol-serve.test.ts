@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { AGENT_SERVER, CLI, ROOT, run, tapedeck, tapedeckInProcess, useTempDirs } from './helpers/cli.js';
+import { AGENT_SERVER, CLI, ROOT, run, tapedeckInProcess, useTempDirs } from './helpers/cli.js';
 
 const AGENT_GOLDEN = join(ROOT, 'goldens/agent-server.ndjson');
 const MCP_GOLDEN = join(ROOT, 'goldens/mcp-everything.ndjson');
@@ -44,25 +44,25 @@ describe('tapedeck serve (stand-in server)', () => {
       '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"tapedeck-example","version":"1.0.0"}}}',
       '{"jsonrpc":"2.0","id":2,"method":"tools/destroy_everything"}',
     ].join('\n');
-    const res = await tapedeck(['serve', MCP_GOLDEN, '--allow-unused'], { input: `${input}\n` });
+    const res = await tapedeckInProcess(['serve', MCP_GOLDEN, '--allow-unused'], { input: `${input}\n` });
     expect(res.code).toBe(1);
     const replies = res.stdout.trim().split('\n').map((l) => JSON.parse(l));
     expect(replies.find((r) => r.id === 1)?.result?.serverInfo?.name).toBe('mcp-servers/everything');
     expect(replies.at(-1)).toMatchObject({ jsonrpc: '2.0', id: 2, error: { code: -32601, message: 'tapedeck serve: no recorded response for this request' } });
     expect(res.stderr).toContain(`${MCP_GOLDEN}: no recorded response matches request 2: {"jsonrpc":"2.0","id":2,"method":"tools/destroy_everything"}`);
 
-    const seed000 = await tapedeck(['serve', AGENT_GOLDEN, '--allow-unused'], { input: '{"op":"inspect"}\n' });
+    const seed000 = await tapedeckInProcess(['serve', AGENT_GOLDEN, '--allow-unused'], { input: '{"op":"inspect"}\n' });
     expect(seed000.code).toBe(1);
     expect(seed000.stdout.trim().split('\n').map((l) => JSON.parse(l).kind)).toEqual(['error', 'done']);
   });
 
   test('recorded pairs the client never asked for fail the run unless --allow-unused', async () => {
     const input = '{"op":"explain","code":"MT4099"}\n';
-    const strict = await tapedeck(['serve', AGENT_GOLDEN], { input });
+    const strict = await tapedeckInProcess(['serve', AGENT_GOLDEN], { input });
     expect(strict.code).toBe(1);
     expect(strict.stdout).toContain('"code":"MT4099"');
     expect(strict.stderr).toContain(`${AGENT_GOLDEN}:1: recorded pair never requested: {"op":"check","path":"main.mty","include_source":true}`);
-    const relaxed = await tapedeck(['serve', AGENT_GOLDEN, '--allow-unused'], { input });
+    const relaxed = await tapedeckInProcess(['serve', AGENT_GOLDEN, '--allow-unused'], { input });
     expect(relaxed.code).toBe(0);
   });
 
@@ -70,9 +70,9 @@ describe('tapedeck serve (stand-in server)', () => {
     const dir = temp();
     const tape = join(dir, 't.ndjson');
     writeFileSync(tape, `${JSON.stringify({ request: '{"op":"now","nonce":"abc123"}', response: '{"kind":"done","exit_code":0}\n' })}\n`);
-    const strict = await tapedeck(['serve', tape], { input: '{"op":"now","nonce":"zzz999"}\n' });
+    const strict = await tapedeckInProcess(['serve', tape], { input: '{"op":"now","nonce":"zzz999"}\n' });
     expect(strict.code).toBe(1);
-    const normalised = await tapedeck(['serve', tape, '--ignore', '$.nonce'], { input: '{"op":"now","nonce":"zzz999"}\n' });
+    const normalised = await tapedeckInProcess(['serve', tape, '--ignore', '$.nonce'], { input: '{"op":"now","nonce":"zzz999"}\n' });
     expect(normalised.stdout).toBe('{"kind":"done","exit_code":0}\n');
     expect(normalised.code).toBe(0);
   });

@@ -29,28 +29,28 @@ describe('a tape from outside the project does not run its command', () => {
     expect(refused.stderr).toMatch(/give the command after --.*or pass --trust-tape/i);
     expect(existsSync(marker)).toBe(false);
 
-    const overridden = await tapedeck(['replay', join(downloads, 'evil.cast'), '--step-timeout-ms', '300', '--', 'true'], { cwd: project });
+    const overridden = await tapedeckInProcess(['replay', join(downloads, 'evil.cast'), '--step-timeout-ms', '300', '--', 'true'], { cwd: project });
     expect([0, 1]).toContain(overridden.code);
     expect(existsSync(marker)).toBe(false);
 
-    await tapedeck(['replay', join(downloads, 'evil.cast'), '--trust-tape', '--step-timeout-ms', '300'], { cwd: project });
+    await tapedeckInProcess(['replay', join(downloads, 'evil.cast'), '--trust-tape', '--step-timeout-ms', '300'], { cwd: project });
     expect(existsSync(marker)).toBe(true);
 
     // Inside the project's goldens folder, the recorded command is the project's own.
     const inGoldens = join(project, 'goldens', 'mine.cast');
     const marker2 = join(dir, 'ran2');
     writeFileSync(inGoldens, evilCast(marker2));
-    await tapedeck(['replay', 'goldens/mine.cast', '--step-timeout-ms', '300'], { cwd: project });
+    await tapedeckInProcess(['replay', 'goldens/mine.cast', '--step-timeout-ms', '300'], { cwd: project });
     expect(existsSync(marker2)).toBe(true);
 
     // With a tapedeck.config.json, the folder it is in is the project.
     const marker3 = join(dir, 'ran3');
     mkdirSync(join(project, 'tapes'));
     writeFileSync(join(project, 'tapes', 'mine.cast'), evilCast(marker3));
-    const noConfig = await tapedeck(['replay', 'tapes/mine.cast'], { cwd: project });
+    const noConfig = await tapedeckInProcess(['replay', 'tapes/mine.cast'], { cwd: project });
     expect(noConfig.code).toBe(2);
     writeFileSync(join(project, 'tapedeck.config.json'), '{}\n');
-    await tapedeck(['replay', 'tapes/mine.cast', '--step-timeout-ms', '300'], { cwd: project });
+    await tapedeckInProcess(['replay', 'tapes/mine.cast', '--step-timeout-ms', '300'], { cwd: project });
     expect(existsSync(marker3)).toBe(true);
   });
 });
@@ -66,7 +66,7 @@ describe('nothing from a tape or a live program reaches the terminal unescaped',
     // A request that is not JSON, with a raw newline: the summary prints it, and must not start a line with ::.
     const raw = 'plain\n::error file=a::injected \u001b]0;title\u0007';
     writeFileSync(join(dir, 'inj.ndjson'), `${JSON.stringify({ request, response: '{"jsonrpc":"2.0","id":1,"result":"\\u001b[2J\\u009b1m"}\n' })}\n${JSON.stringify({ request: raw, response: 'x\n' })}\n`);
-    const replay = await tapedeck(['replay', 'inj.ndjson', '--', 'node', echo], { cwd: dir, env: { GITHUB_ACTIONS: 'true' } });
+    const replay = await tapedeckInProcess(['replay', 'inj.ndjson', '--', 'node', echo], { cwd: dir, env: { GITHUB_ACTIONS: 'true' } });
     expect(replay.code).toBe(1);
     expect(replay.stderr).not.toMatch(CONTROL);
     expect(replay.stderr).not.toMatch(/^\s*::/m);
@@ -83,7 +83,7 @@ describe('nothing from a tape or a live program reaches the terminal unescaped',
     expect(bad.stderr).toMatch(/^tapedeck: bad\.cast:2: /);
     expect(bad.stderr).not.toMatch(CONTROL);
 
-    const serve = await tapedeck(['serve', 'inj.ndjson'], { cwd: dir, input: '{"id":9,"method":"\\u001b[31mred"}\n\u001b]0;t\u0007\n' });
+    const serve = await tapedeckInProcess(['serve', 'inj.ndjson'], { cwd: dir, input: '{"id":9,"method":"\\u001b[31mred"}\n\u001b]0;t\u0007\n' });
     expect(serve.code).toBe(1);
     expect(serve.stderr).toContain('no recorded response matches');
     expect(serve.stderr).not.toMatch(CONTROL);
@@ -106,14 +106,14 @@ describe('secrets', () => {
     const req = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'login', params: { key: '{{tapedeck.env.TOKEN}}' } });
     writeFileSync(join(dir, 's.ndjson'), `${JSON.stringify({ request: req, response: '{"jsonrpc":"2.0","id":1,"result":{"token":"old"}}\n' })}\n`);
     const env = { TOKEN: SECRET };
-    const update = await tapedeck(['replay', 's.ndjson', '--update', '--', 'node', 'srv.cjs'], { cwd: dir, env });
+    const update = await tapedeckInProcess(['replay', 's.ndjson', '--update', '--', 'node', 'srv.cjs'], { cwd: dir, env });
     expect(update.code).toBe(0);
     const tape = readFileSync(join(dir, 's.ndjson'), 'utf8');
     expect(tape).toContain('{{tapedeck.env.TOKEN}}');
     expect(tape).not.toContain('abc.123');
     expect(update.stderr).not.toContain('abc.123');
 
-    const serve = await tapedeck(['serve', 's.ndjson', '--allow-unused'], { cwd: dir, env, input: `${JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'other', params: { key: SECRET } })}\n` });
+    const serve = await tapedeckInProcess(['serve', 's.ndjson', '--allow-unused'], { cwd: dir, env, input: `${JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'other', params: { key: SECRET } })}\n` });
     expect(serve.stderr).toContain('no recorded response matches');
     expect(serve.stderr).toContain('{{tapedeck.env.TOKEN}}');
     expect(serve.stderr).not.toContain('abc.123');
@@ -124,7 +124,7 @@ describe('secrets', () => {
     mkdirSync(join(dir, 'goldens'));
     const env = { TOKEN: SECRET };
     const script = 'printf "arg=%s\\n" "$1"; read x; printf "got=%s\\n" "$x"';
-    const rec = await tapedeck(['record', '--out', 'goldens/s.cast', '--redact-env', 'TOKEN', '--', 'sh', '-c', script, 'sh', SECRET], { cwd: dir, env, input: `${SECRET}\n` });
+    const rec = await tapedeckInProcess(['record', '--out', 'goldens/s.cast', '--redact-env', 'TOKEN', '--', 'sh', '-c', script, 'sh', SECRET], { cwd: dir, env, input: `${SECRET}\n` });
     expect(rec.code).toBe(0);
     const cast = readFileSync(join(dir, 'goldens/s.cast'), 'utf8');
     expect(cast).not.toContain('abc.123');
@@ -135,7 +135,7 @@ describe('secrets', () => {
     const replay = await tapedeck(['replay', 'goldens/s.cast', '--step-timeout-ms', '3000'], { cwd: dir, env });
     expect(replay.stderr).not.toContain('abc.123');
     expect(replay.code).toBe(0);
-    const unset = await tapedeck(['replay', 'goldens/s.cast'], { cwd: dir });
+    const unset = await tapedeckInProcess(['replay', 'goldens/s.cast'], { cwd: dir });
     expect(unset.code).toBe(2);
     expect(unset.stderr).toContain('TOKEN is not set');
   });
@@ -146,7 +146,7 @@ describe('secrets', () => {
     writeFileSync(join(dir, 'hang.cjs'), `process.stdin.once('data', () => process.stdout.write('{"partial":"' + 'p'.repeat(476) + process.env.TOKEN + '"')); setInterval(() => {}, 1000);`);
     const req = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'x', params: { k: '{{tapedeck.env.TOKEN}}' } });
     writeFileSync(join(dir, 'h.ndjson'), `${JSON.stringify({ request: req, response: '{"jsonrpc":"2.0","id":1,"result":1}\n' })}\n`);
-    const r = await tapedeck(['replay', 'h.ndjson', '--timeout-ms', '1500', '--', 'node', 'hang.cjs'], { cwd: dir, env: { TOKEN: SECRET } });
+    const r = await tapedeckInProcess(['replay', 'h.ndjson', '--timeout-ms', '1500', '--', 'node', 'hang.cjs'], { cwd: dir, env: { TOKEN: SECRET } });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('[TD1002]');
     expect(r.stderr).toContain('{{tapedeck.env.TOKEN}}'.slice(0, 10));
@@ -227,7 +227,7 @@ describe('signals, descriptors, export, pipes and temp files', () => {
     const live = join(dir, `.other.cast.tapedeck-${process.pid}-0badc0de.tmp`);
     writeFileSync(stale, 'half');
     writeFileSync(live, 'in use');
-    const rec = await tapedeck(['record', '--out', 'demo.cast', '--', 'echo', 'hi'], { cwd: dir });
+    const rec = await tapedeckInProcess(['record', '--out', 'demo.cast', '--', 'echo', 'hi'], { cwd: dir });
     expect(rec.stderr).toContain('recorded echo');
     expect(rec.code).toBe(0);
     expect(existsSync(stale)).toBe(false);

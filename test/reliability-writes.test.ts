@@ -128,7 +128,7 @@ describe('recording on a full disk keeps complete pairs', () => {
     const r = await run(['sh', '-c', `ulimit -f 64 && exec node ${CLI} record --out ${tape} -- node ${echo}`], { input: requests, cwd: dir });
     expect(r.code).toBe(0);
     await expectCutTape(tape, r.stderr);
-    const replay = await tapedeck(['replay', tape, '--', 'node', echo], { cwd: dir });
+    const replay = await tapedeckInProcess(['replay', tape, '--', 'node', echo], { cwd: dir });
     expect(replay.stderr).not.toContain('warning');
     expect(replay.code).toBe(0);
   });
@@ -151,7 +151,7 @@ describe('recording on a full disk keeps complete pairs', () => {
       const r = await run(['sh', '-c', cmd], { input: many, cwd: dir });
       expect(r.code).toBe(0);
       await expectCutTape(tape, r.stderr);
-      const replay = await tapedeck(['replay', tape, '--', 'node', echo], { cwd: dir });
+      const replay = await tapedeckInProcess(['replay', tape, '--', 'node', echo], { cwd: dir });
       expect(replay.code).toBe(0);
     } finally {
       if (mounted) execFileSync('umount', [mnt]);
@@ -190,7 +190,7 @@ describe('recording on a full disk keeps complete pairs', () => {
     const tape = join(dir, 'bom.ndjson');
     const req = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'echo', params: { a: 1 } });
     writeFileSync(tape, `\ufeff${JSON.stringify({ request: req, response: '{"jsonrpc":"2.0","id":1,"result":{"a":2}}\n' })}\n`);
-    const r = await tapedeck(['replay', tape, '--update', '--', 'node', echo], { cwd: dir });
+    const r = await tapedeckInProcess(['replay', tape, '--update', '--', 'node', echo], { cwd: dir });
     expect(r.stderr).not.toContain('not a valid tape pair');
     expect(r.code).toBe(0);
     const bytes = readFileSync(tape);

@@ -37,20 +37,20 @@ describe('replay reports for CI and reviewers', () => {
     const res = await tapedeck(['replay', 'goldens/agent.ndjson', ...server], { cwd: dir, env: { ...CRASHING, GITHUB_ACTIONS: 'true', AGENT_SERVER_ROOT: join(ROOT, 'examples/project') } });
     expect(res.code).toBe(1);
     expect(res.stdout).toMatch(/^::error file=goldens\/agent\.ndjson,line=3,title=TD1003 server exited \(exit code 3\) before completing this response::pair\/step 3: \{"op":"explain","code":"MT4099"\}%0A/m);
-    const quiet = await tapedeck(['replay', 'goldens/agent.ndjson', ...server], { cwd: dir, env: { ...CRASHING, GITHUB_ACTIONS: '' } });
+    const quiet = await tapedeckInProcess(['replay', 'goldens/agent.ndjson', ...server], { cwd: dir, env: { ...CRASHING, GITHUB_ACTIONS: '' } });
     expect(quiet.stdout).toBe('');
   });
 
   test('a drift leaves <tape>.new for review locally, never on CI', async () => {
     const dir = project();
     const changed = ['--', 'env', 'PS1=other> ', 'HISTFILE=', 'bash', '--norc', '--noprofile'];
-    const onCi = await tapedeck(['replay', 'goldens/terminal/bash-echo.cast', '--step-timeout-ms', '300', ...changed], { cwd: dir, env: { CI: 'true' } });
+    const onCi = await tapedeckInProcess(['replay', 'goldens/terminal/bash-echo.cast', '--step-timeout-ms', '300', ...changed], { cwd: dir, env: { CI: 'true' } });
     expect(onCi.code).toBe(1);
     expect(existsSync(join(dir, 'goldens/terminal/bash-echo.cast.new'))).toBe(false);
-    const local = await tapedeck(['replay', 'goldens/terminal/bash-echo.cast', '--step-timeout-ms', '300', ...changed], { cwd: dir, env: { CI: '' } });
+    const local = await tapedeckInProcess(['replay', 'goldens/terminal/bash-echo.cast', '--step-timeout-ms', '300', ...changed], { cwd: dir, env: { CI: '' } });
     expect(local.code).toBe(1);
     expect(existsSync(join(dir, 'goldens/terminal/bash-echo.cast.new'))).toBe(true);
-    const review = await tapedeck(['review', '--json'], { cwd: dir });
+    const review = await tapedeckInProcess(['review', '--json'], { cwd: dir });
     expect(JSON.parse(review.stdout).result.pending.map((p: { golden: string }) => p.golden)).toEqual(['goldens/terminal/bash-echo.cast']);
   });
 

@@ -2,7 +2,7 @@ import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { readCast } from '../src/index.js';
-import { CLI, ROOT, run, tapedeck, tapedeckInProcess, useTempDirs } from './helpers/cli.js';
+import { CLI, ROOT, run, tapedeckInProcess, useTempDirs } from './helpers/cli.js';
 
 const temp = useTempDirs();
 
@@ -10,18 +10,18 @@ describe('terminal recording keeps what happened', () => {
   test('a program killed by a signal is recorded with the shell status 128+N, so replay checks it', async () => {
     const dir = temp();
     const cast = join(dir, 'killed.cast');
-    const rec = await tapedeck(['record', '--out', cast, '--', 'sh', '-c', 'echo hi; kill -TERM $$']);
+    const rec = await tapedeckInProcess(['record', '--out', cast, '--', 'sh', '-c', 'echo hi; kill -TERM $$']);
     expect(rec.code).toBe(143);
     const { events } = await readCast(cast);
     expect(events.at(-1)).toMatchObject({ code: 'x', data: '143' });
-    const replay = await tapedeck(['replay', cast, '--step-timeout-ms', '500', '--', 'sh', '-c', 'echo hi']);
+    const replay = await tapedeckInProcess(['replay', cast, '--step-timeout-ms', '500', '--', 'sh', '-c', 'echo hi']);
     expect(replay.code).toBe(1);
   });
 
   test('a byte-order mark the program writes is output like any other bytes', async () => {
     const dir = temp();
     const cast = join(dir, 'bom.cast');
-    await tapedeck(['record', '--out', cast, '--', 'printf', '\\357\\273\\277A\\357\\273\\277B']);
+    await tapedeckInProcess(['record', '--out', cast, '--', 'printf', '\\357\\273\\277A\\357\\273\\277B']);
     const { events } = await readCast(cast);
     const out = Buffer.concat(events.filter((e) => e.code === 'o').map((e) => e.bytes ?? Buffer.from(e.data)));
     expect(out).toEqual(Buffer.from([0xef, 0xbb, 0xbf, 0x41, 0xef, 0xbb, 0xbf, 0x42]));
@@ -60,7 +60,7 @@ describe('cast tools on bad input', () => {
     const v2 = join(dir, 'a.cast');
     writeFileSync(v2, '{"version": 2, "width": 20, "height": 4, "command": "bash --norc", "idle_time_limit": 1.5}\n[0.1, "o", "hi"]\n');
     const v3 = join(dir, 'b.cast');
-    expect((await tapedeck(['export', v2, '--format', 'v3', '--out', v3])).code).toBe(0);
+    expect((await tapedeckInProcess(['export', v2, '--format', 'v3', '--out', v3])).code).toBe(0);
     expect(JSON.parse(readFileSync(v3, 'utf8').split('\n')[0])).toMatchObject({ version: 3, command: 'bash --norc', idle_time_limit: 1.5 });
   });
 
@@ -70,7 +70,7 @@ describe('cast tools on bad input', () => {
     writeFileSync(fake, '#!/bin/sh\necho "encoder crashed" >&2\nexit 1\n');
     chmodSync(fake, 0o755);
     const out = join(dir, 'x.webm');
-    const res = await tapedeck(['export', join(ROOT, 'test/fixtures/casts/v3.cast'), '--format', 'webm', '--out', out], { env: { TAPEDECK_FFMPEG: fake }, timeoutMs: 30_000 });
+    const res = await tapedeckInProcess(['export', join(ROOT, 'test/fixtures/casts/v3.cast'), '--format', 'webm', '--out', out], { env: { TAPEDECK_FFMPEG: fake }, timeoutMs: 30_000 });
     expect(res.code).toBe(7);
     expect(res.stderr).toContain('ffmpeg failed (exit 1): encoder crashed');
     expect(existsSync(out)).toBe(false);

@@ -22,7 +22,7 @@ function scratchProject(name: string): string {
 
 describe('tapedeck replay with terminal tapes', () => {
   it('replays the checked-in tapes cleanly with their recorded commands', async () => {
-    const run = await tapedeck(['replay', 'goldens/terminal/*.cast']);
+    const run = await tapedeckInProcess(['replay', 'goldens/terminal/*.cast']);
     expect(run.stderr).toMatch(/^ok +goldens\/terminal\/bash-echo\.cast \(4 steps, \d+ ms\)$/m);
     expect(run.stderr).toMatch(/^ok +goldens\/terminal\/vim-notes\.cast \(7 steps/m);
     expect(run.stderr).toMatch(/tapedeck: 3 tape\(s\), 16 step\(s\), 0 drift\(s\) in 0 tape\(s\)/);
@@ -31,10 +31,10 @@ describe('tapedeck replay with terminal tapes', () => {
 
   it('mixes protocol and terminal tapes in one run: CMD goes to the protocol tapes; --shard splits the sorted list', async () => {
     const args = ['replay', 'goldens/agent-server.ndjson', ...GOLDENS, '--json', '--json-summary', '--jobs', '2'];
-    const all = await tapedeck([...args, '--', 'node', 'examples/agent-server.mjs']);
+    const all = await tapedeckInProcess([...args, '--', 'node', 'examples/agent-server.mjs']);
     expect(all.code).toBe(0);
     expect(JSON.parse(all.stdout.trim())).toMatchObject({ kind: 'summary', tapes: 4, pairs: 7, steps: 16, drifts: 0, exit_code: 0 });
-    const shards = await Promise.all(['1/2', '2/2'].map((s) => tapedeck([...args, '--shard', s, '--', 'node', 'examples/agent-server.mjs'])));
+    const shards = await Promise.all(['1/2', '2/2'].map((s) => tapedeckInProcess([...args, '--shard', s, '--', 'node', 'examples/agent-server.mjs'])));
     const counts = shards.map((r) => JSON.parse(r.stdout.trim()));
     expect(counts.map((c) => c.tapes)).toEqual([2, 2]);
     expect(counts[0].steps + counts[1].steps).toBe(16);
@@ -70,7 +70,7 @@ describe('tapedeck replay with terminal tapes', () => {
     expect(envelope.prose).toContain('--step-timeout-ms');
     expect(envelope.fix).toBeUndefined();
     expect(summary).toMatchObject({ kind: 'summary', tapes: 1, steps: 4, drifts: 1, exit_code: 1 });
-    expect((await tapedeck(['explain', 'TD1105'])).stdout).toMatch(/exited/);
+    expect((await tapedeckInProcess(['explain', 'TD1105'])).stdout).toMatch(/exited/);
   });
 
   it('changed file content drifts at the right step; --update re-records the tape, which then replays clean', async () => {
@@ -78,7 +78,7 @@ describe('tapedeck replay with terminal tapes', () => {
     writeFileSync(join(project, 'test/fixtures/terminal/notes.txt'), 'first line\nEDITED line\nthird line\n');
     const vim = 'goldens/terminal/vim-notes.cast';
     const before = readFileSync(join(project, vim), 'utf8');
-    const drift = await tapedeck(['replay', vim, '--step-timeout-ms', '500', '--bail'], { cwd: project });
+    const drift = await tapedeckInProcess(['replay', vim, '--step-timeout-ms', '500', '--bail'], { cwd: project });
     expect(drift.code).toBe(1);
     expect(drift.stderr).toMatch(/vim-notes\.cast:\d+: step 1: checkpoint marker "opened": screen differs \[TD1102\]/);
     expect(drift.stderr).toContain('+EDITED line');
@@ -92,7 +92,7 @@ describe('tapedeck replay with terminal tapes', () => {
     expect(after).toContain('EDITED line');
     const steps = (text: string) => text.split('\n').slice(1).filter(Boolean).map((l) => JSON.parse(l)).filter((e) => ['i', 'm', 'r'].includes(e[1])).map((e) => e.slice(1));
     expect(steps(after)).toEqual(steps(before));
-    const clean = await tapedeck(['replay', vim], { cwd: project });
+    const clean = await tapedeckInProcess(['replay', vim], { cwd: project });
     expect(clean.code).toBe(0);
   });
 
@@ -131,13 +131,13 @@ describe('masks and foreign recordings', () => {
       steps: [{ waitFor: 'F10Quit' }, { pause: 300 }, { marker: 'main' }, { press: 'F1' }, { waitFor: 'Process state' }, { marker: 'help' }, { type: 'q' }, { waitFor: 'F10Quit' }, { marker: 'back' }, { type: 'q' }],
     });
     const env = { HOME: home };
-    const unmasked = await tapedeck(['replay', cast, '--trust-tape', '--step-timeout-ms', '500', '--bail'], { env }); // outside this project
+    const unmasked = await tapedeckInProcess(['replay', cast, '--trust-tape', '--step-timeout-ms', '500', '--bail'], { env }); // outside this project
     expect(unmasked.code).toBe(1);
     expect(unmasked.stderr).toMatch(/Uptime|Load average|%/);
     const flags = ['--mask', 'Load average: .*', '--mask', 'Uptime: .*', '--mask-rect', '1,0,40,4', '--mask-rect', '8,0,80,15'];
     writeFileSync(join(dir, 'tapedeck.config.json'), JSON.stringify({ mask: ['Tasks: .*'] }));
     for (let i = 0; i < 3; i++) {
-      const masked = await tapedeck(['replay', cast, ...flags, '--step-timeout-ms', '3000'], { env, cwd: dir });
+      const masked = await tapedeckInProcess(['replay', cast, ...flags, '--step-timeout-ms', '3000'], { env, cwd: dir });
       expect(masked.stderr).toMatch(/^ok +.*htop\.cast \(7 steps/m);
       expect(masked.code).toBe(0);
     }
@@ -160,11 +160,11 @@ describe('masks and foreign recordings', () => {
     expect(header.version).toBe(2);
     expect(events.filter((e) => e.code === 'i').map((e) => e.data)).toEqual(['echo from asciinema\r', 'exit\r']);
     for (let i = 0; i < 3; i++) {
-      const run = await tapedeck(['replay', cast, '--', ...BASH], { env: BASH_ENV });
+      const run = await tapedeckInProcess(['replay', cast, '--', ...BASH], { env: BASH_ENV });
       expect(run.stderr).toMatch(/^ok +.*asciinema\.cast \(3 steps/m);
       expect(run.code).toBe(0);
     }
-    const drift = await tapedeck(['replay', cast, '--step-timeout-ms', '500', '--', ...BASH], { env: { ...BASH_ENV, PS1: '% ' } });
+    const drift = await tapedeckInProcess(['replay', cast, '--step-timeout-ms', '500', '--', ...BASH], { env: { ...BASH_ENV, PS1: '% ' } });
     expect(drift.code).toBe(1);
     expect(drift.stderr).toMatch(/asciinema\.cast:\d+: step 1: screen never matched the recording before input "echo from asciinema\\r"/);
   });
@@ -182,7 +182,7 @@ describe('a tape from anywhere', () => {
     writeFileSync(join(project, 'x.sh'), `touch ${pwned}\n`);
     writeFileSync(join(project, 'evil.cast'), `${JSON.stringify(header)}\n[0.1, "x", "0"]\n`);
     // Even run as trusted (the recorded command is run), the header's env is not taken.
-    const run = await tapedeck(['replay', 'evil.cast', '--trust-tape', '--step-timeout-ms', '500'], { cwd: project });
+    const run = await tapedeckInProcess(['replay', 'evil.cast', '--trust-tape', '--step-timeout-ms', '500'], { cwd: project });
     expect(run.code, run.stderr).toBe(0);
     expect(() => readFileSync(pwned)).toThrow();
   });

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readCast, recordScript, type ScriptStep, replayTerminal } from '../src/index.js';
-import { ROOT, tapedeck, tempDir } from './helpers/cli.js';
+import { ROOT, tempDir, tapedeckInProcess } from './helpers/cli.js';
 import { BASH } from './helpers/terminal-tapes.js';
 
 /** Replays that match what was recorded: where, with which HOME, at which size, and how --update and summaries behave. */
@@ -40,7 +40,7 @@ describe.concurrent('where a replay runs', () => {
     writeFileSync(join(project, 'script.sh'), 'exit 3\n');
     // Run from the repository root: the script is found in the recorded directory.
     const copied = join(copy, 'tape.cast');
-    const [here, elsewhere] = await Promise.all([tapedeck(['replay', copied, '--trust-tape'], { cwd: ROOT }), tapedeck(['replay', copied, '--trust-tape', '--cwd', sub('empty')], { cwd: ROOT })]);
+    const [here, elsewhere] = await Promise.all([tapedeckInProcess(['replay', copied, '--trust-tape'], { cwd: ROOT }), tapedeckInProcess(['replay', copied, '--trust-tape', '--cwd', sub('empty')], { cwd: ROOT })]);
     expect(here.stderr).toMatch(/^ok /m);
     expect(here.code).toBe(0);
     expect(elsewhere.code).toBe(1);
@@ -54,12 +54,12 @@ describe.concurrent('where a replay runs', () => {
     const cast = await record(d, program, [], { HOME: recHome });
     const callerHome = sub('home/caller');
     const env = { HOME: callerHome };
-    const bad = tapedeck(['replay', cast, '--trust-tape', '--home', 'mine']);
+    const bad = tapedeckInProcess(['replay', cast, '--trust-tape', '--home', 'mine']);
     // Fresh (the default): the state the first replay saved is gone for the second.
-    for (let i = 0; i < 2; i++) expect((await tapedeck(['replay', cast, '--trust-tape'], { env })).code).toBe(0);
+    for (let i = 0; i < 2; i++) expect((await tapedeckInProcess(['replay', cast, '--trust-tape'], { env })).code).toBe(0);
     // The caller's HOME: the first run leaves state behind and the second one sees it.
     expect((await replayTerminal(cast, { home: 'inherit', env })).drifts).toEqual([]);
-    const second = await tapedeck(['replay', cast, '--trust-tape', '--home', 'inherit'], { env });
+    const second = await tapedeckInProcess(['replay', cast, '--trust-tape', '--home', 'inherit'], { env });
     expect(second.code).toBe(1);
     expect(second.stderr).toContain('seen before');
     expect((await bad).code).toBe(2);
@@ -126,8 +126,8 @@ describe.concurrent('drift summaries', () => {
     const cast = await record(d, BASH, steps, { PS1: '$ ', HISTFILE: '', V: '1' });
     const env = { PS1: '$ ', HISTFILE: '', V: '2' };
     const [human, json] = await Promise.all([
-      tapedeck(['replay', cast, '--trust-tape', '--step-timeout-ms', '1000'], { env }),
-      tapedeck(['replay', cast, '--trust-tape', '--step-timeout-ms', '1000', '--json', '--json-summary'], { env }),
+      tapedeckInProcess(['replay', cast, '--trust-tape', '--step-timeout-ms', '1000'], { env }),
+      tapedeckInProcess(['replay', cast, '--trust-tape', '--step-timeout-ms', '1000', '--json', '--json-summary'], { env }),
     ]);
     expect(human.code).toBe(1);
     // The first difference in full, then one line for the steps that repeat it.

@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { AGENT_SERVER, ROOT, run, tapedeck, tapedeckInProcess, useTempDirs } from './helpers/cli.js';
+import { AGENT_SERVER, ROOT, run, tapedeckInProcess, useTempDirs } from './helpers/cli.js';
 import { startTapedeck } from './helpers/net.js';
 import '../src/matchers/index.js';
 
@@ -66,10 +66,10 @@ describe('seed 000 over HTTP', () => {
     expect(pairs[10].wire.auth).toBeUndefined();
 
     // Replay: unchanged is exit 0; a changed version is exit 1 with JSON paths.
-    const same = await tapedeck(['replay', tape, '--transport', 'http', '--auth-token', TOKEN, '--', ...SERVER_HTTP]);
+    const same = await tapedeckInProcess(['replay', tape, '--transport', 'http', '--auth-token', TOKEN, '--', ...SERVER_HTTP]);
     expect(same.stderr).toContain('0 drift(s)');
     expect(same.code).toBe(0);
-    const changed = await tapedeck(['replay', tape, '--transport', 'http', '--auth-token', TOKEN, '--json', '--', ...SERVER_HTTP], { env: { AGENT_SERVER_VERSION: '0.36.0', CI: 'true' } });
+    const changed = await tapedeckInProcess(['replay', tape, '--transport', 'http', '--auth-token', TOKEN, '--json', '--', ...SERVER_HTTP], { env: { AGENT_SERVER_VERSION: '0.36.0', CI: 'true' } });
     expect(changed.code).toBe(1);
     const envelopes = changed.stdout.trim().split('\n').map((l) => JSON.parse(l));
     // stdout carries only the seed-001 envelopes: one drift, at the version pair.
@@ -92,16 +92,16 @@ describe('seed 000 over HTTP', () => {
   });
 
   test('the checked-in golden replays clean, and a changed response names its pair and path', async () => {
-    const clean = await tapedeck(['replay', GOLDEN, '--transport', 'http', '--auth-token', TOKEN, '--', ...SERVER_HTTP]);
+    const clean = await tapedeckInProcess(['replay', GOLDEN, '--transport', 'http', '--auth-token', TOKEN, '--', ...SERVER_HTTP]);
     expect(clean.code).toBe(0);
     const dir = temp();
     const tape = join(dir, 'edited.ndjson');
     writeFileSync(tape, readFileSync(GOLDEN, 'utf8').replace('\\"would_reformat\\":true', '\\"would_reformat\\":false'));
-    const res = await tapedeck(['replay', tape, '--transport', 'http', '--auth-token', TOKEN, '--', ...SERVER_HTTP], { env: { CI: 'true' } });
+    const res = await tapedeckInProcess(['replay', tape, '--transport', 'http', '--auth-token', TOKEN, '--', ...SERVER_HTTP], { env: { CI: 'true' } });
     expect(res.code).toBe(1);
     expect(res.stderr).toContain('$.would_reformat: expected false, got true');
     // --update accepts the live response and keeps how the pair travelled.
-    const updated = await tapedeck(['replay', tape, '--update', '--auth-token', TOKEN, '--', ...SERVER_HTTP]);
+    const updated = await tapedeckInProcess(['replay', tape, '--update', '--auth-token', TOKEN, '--', ...SERVER_HTTP]);
     expect(updated.code).toBe(0);
     expect(readFileSync(tape, 'utf8')).toBe(readFileSync(GOLDEN, 'utf8'));
   });
@@ -128,7 +128,7 @@ describe('seed 000 over HTTP', () => {
       const text = readFileSync(tape, 'utf8');
       expect(text).not.toContain(TOKEN);
       expect(text).toContain('caller Bearer {{tapedeck.env.TAPEDECK_AUTH_TOKEN}}');
-      const replay = await tapedeck(['replay', tape, '--url', upstream, '--auth-token', TOKEN]);
+      const replay = await tapedeckInProcess(['replay', tape, '--url', upstream, '--auth-token', TOKEN]);
       expect(replay.stderr).toContain('0 drift(s)');
       expect(replay.code).toBe(0);
     } finally {
@@ -194,11 +194,11 @@ describe('seed 000 over HTTP', () => {
   });
 
   test('a server that dies mid-tape is TD1003 with its exit status; one that never answers is TD1002', async () => {
-    const crashed = await tapedeck(['replay', GOLDEN, '--auth-token', TOKEN, '--', ...SERVER_HTTP], { env: { AGENT_SERVER_CRASH_ON: 'explain', CI: 'true' } });
+    const crashed = await tapedeckInProcess(['replay', GOLDEN, '--auth-token', TOKEN, '--', ...SERVER_HTTP], { env: { AGENT_SERVER_CRASH_ON: 'explain', CI: 'true' } });
     expect(crashed.code).toBe(1);
     expect(crashed.stderr).toContain(`${GOLDEN}:3: pair 3: server exited (exit code 3) before completing this response [TD1003]`);
     expect(crashed.stderr).toContain('agent-server: panic while handling explain');
-    const hung = await tapedeck(['replay', GOLDEN, '--auth-token', TOKEN, '--timeout-ms', '300', '--', ...SERVER_HTTP], { env: { AGENT_SERVER_HANG_ON: 'fmt', CI: 'true' } });
+    const hung = await tapedeckInProcess(['replay', GOLDEN, '--auth-token', TOKEN, '--timeout-ms', '300', '--', ...SERVER_HTTP], { env: { AGENT_SERVER_HANG_ON: 'fmt', CI: 'true' } });
     expect(hung.code).toBe(1);
     expect(hung.stderr).toContain(`${GOLDEN}:4: pair 4: no complete response within 300 ms [TD1002]`);
   });
@@ -207,7 +207,7 @@ describe('seed 000 over HTTP', () => {
     const srv = await startTapedeck(['serve', GOLDEN, '--transport', 'http', '--auth-token', TOKEN, '--allow-unused']);
     const url = srv.address;
     // replay --url against a running server: here the stand-in itself, every pair answered once.
-    const replayed = await tapedeck(['replay', GOLDEN, '--url', url, '--auth-token', TOKEN]);
+    const replayed = await tapedeckInProcess(['replay', GOLDEN, '--url', url, '--auth-token', TOKEN]);
     expect(replayed.stderr).toContain('0 drift(s)');
     expect(replayed.code).toBe(0);
     const none = await post(url, '/v1/agent', '{"op":"explain","code":"MT4099"}');

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { ROOT, run, tapedeck, useTempDirs } from './helpers/cli.js';
+import { ROOT, run, useTempDirs, tapedeckInProcess } from './helpers/cli.js';
 import { startTapedeck } from './helpers/net.js';
 
 const temp = useTempDirs();
@@ -44,7 +44,7 @@ describe('MCP Streamable HTTP with the official SDK client', () => {
     const tape = join(dir, 'edited.ndjson');
     writeFileSync(tape, readFileSync(GOLDEN, 'utf8').replace('Echo: hello over http', 'Echo: hello over HTTP'));
     // Both tapes in one run, each against its own fresh server.
-    const res = await tapedeck(['replay', GOLDEN, tape, '--jobs', '2', '--transport', 'http', '--', ...EVERYTHING_HTTP], { env: { CI: 'true' } });
+    const res = await tapedeckInProcess(['replay', GOLDEN, tape, '--jobs', '2', '--transport', 'http', '--', ...EVERYTHING_HTTP], { env: { CI: 'true' } });
     expect(res.stderr).toMatch(new RegExp(`ok +${GOLDEN.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(7 pairs`));
     expect(res.stderr).toContain('1 drift(s) in 1 tape(s)');
     expect(res.stderr).toContain('$.result.content[0].text: expected "Echo: hello over HTTP", got "Echo: hello over http"');
@@ -80,7 +80,7 @@ describe('MCP Streamable HTTP with the official SDK client', () => {
     expect(call.wire.session).toBeUndefined();
     expect(JSON.parse(call.response).result.content[0].text).toBe('hello from a JSON answer');
 
-    const replay = await tapedeck(['replay', tape, '--', ...server]);
+    const replay = await tapedeckInProcess(['replay', tape, '--', ...server]);
     expect(replay.stderr).toContain('0 drift(s)');
     expect(replay.code).toBe(0);
     const srv = await startTapedeck(['serve', tape, '--transport', 'http']);

@@ -105,14 +105,14 @@ describe('seed 000 over a Unix socket', () => {
     const all = readFileSync(tape, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(all.slice(6).map((p) => p.wire.session)).toEqual([3, 3]);
 
-    const replay = await tapedeck(['replay', tape, '--transport', 'unix', '--', ...SERVER_UNIX]);
+    const replay = await tapedeckInProcess(['replay', tape, '--transport', 'unix', '--', ...SERVER_UNIX]);
     expect(replay.stderr).toContain('0 drift(s)');
     expect(replay.code).toBe(0);
   });
 
   test('the golden recorded over a socket replays 0; a changed response is 1 with its JSON path; --socket uses a running server', async () => {
     // Without --transport, a tape replays over the transport it was recorded on.
-    const clean = await tapedeck(['replay', GOLDEN, '--', ...SERVER_UNIX]);
+    const clean = await tapedeckInProcess(['replay', GOLDEN, '--', ...SERVER_UNIX]);
     expect(clean.stderr).toContain('0 drift(s)');
     expect(clean.code).toBe(0);
     const stdioCommand = await tapedeckInProcess(['replay', GOLDEN, '--', ...AGENT_SERVER]);
@@ -121,7 +121,7 @@ describe('seed 000 over a Unix socket', () => {
     const dir = temp();
     const tape = join(dir, 'edited.ndjson');
     writeFileSync(tape, readFileSync(GOLDEN, 'utf8').replace('\\"diagnostics_count\\":1', '\\"diagnostics_count\\":2'));
-    const drifted = await tapedeck(['replay', tape, '--transport', 'unix', '--', ...SERVER_UNIX], { env: { CI: 'true' } });
+    const drifted = await tapedeckInProcess(['replay', tape, '--transport', 'unix', '--', ...SERVER_UNIX], { env: { CI: 'true' } });
     expect(drifted.code).toBe(1);
     expect(drifted.stderr).toContain(`${tape}:1: pair 1: response drifted [TD1001]`);
     expect(drifted.stderr).toContain('$.diagnostics_count: expected 2, got 1');
@@ -131,7 +131,7 @@ describe('seed 000 over a Unix socket', () => {
     const server = spawn(AGENT_SERVER[0], [...AGENT_SERVER.slice(1), '--transport', 'unix', '--listen', sock], { stdio: 'ignore' });
     try {
       await waitForSocket(sock);
-      const res = await tapedeck(['replay', GOLDEN, '--socket', sock]);
+      const res = await tapedeckInProcess(['replay', GOLDEN, '--socket', sock]);
       expect(res.code).toBe(0);
       // Recording in front of it: --upstream unix:PATH, clients on a private socket of ours.
       const tape2 = join(dir, 'proxied.ndjson');
@@ -152,7 +152,7 @@ describe('seed 000 over a Unix socket', () => {
   });
 
   test('a server that dies on a request is TD1003 with its exit status and stderr', async () => {
-    const res = await tapedeck(['replay', GOLDEN, '--', ...SERVER_UNIX], { env: { AGENT_SERVER_CRASH_ON: 'fmt', CI: 'true' } });
+    const res = await tapedeckInProcess(['replay', GOLDEN, '--', ...SERVER_UNIX], { env: { AGENT_SERVER_CRASH_ON: 'fmt', CI: 'true' } });
     expect(res.code).toBe(1);
     expect(res.stderr).toContain(`${GOLDEN}:4: pair 4: server exited (exit code 3) before completing this response [TD1003]`);
     expect(res.stderr).toContain('panic while handling fmt');

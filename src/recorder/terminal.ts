@@ -16,6 +16,8 @@ export interface RecordTerminalOptions {
   title?: string;
   cwd?: string;
   env?: Record<string, string | undefined>;
+  /** What the program's environment starts from and redacted values come from; default process.env. */
+  baseEnv?: NodeJS.ProcessEnv;
   /**
    * Let the headless screen answer the program's terminal queries (default true).
    * Off for interactive recording: the real terminal answers, and two answers would reach the program.
@@ -53,6 +55,7 @@ export async function recordTerminal(options: RecordTerminalOptions): Promise<{ 
   const args = options.args ?? [];
   const format = options.format ?? 'v3';
   const cwd = resolve(options.cwd ?? process.cwd());
+  const baseEnv = options.baseEnv ?? process.env;
   const writer = new CastWriter(options.out, {
     format,
     rows,
@@ -61,16 +64,16 @@ export async function recordTerminal(options: RecordTerminalOptions): Promise<{ 
     title: options.title,
     argv: [options.command, ...args],
     redactEnv: options.redactEnv,
-    redactFrom: { ...process.env, ...options.env },
+    redactFrom: { ...baseEnv, ...options.env },
     // Replays run here too: a tape of `bash ./script.sh` needs its directory.
     cwd,
     cwdFromTape: relative(dirname(resolve(options.out)), cwd) || '.',
     // What asciinema records: the user's shell (TERM goes in term.type, or env.TERM in v2).
-    ...(process.env.SHELL ? { env: { SHELL: process.env.SHELL } } : {}),
+    ...(baseEnv.SHELL ? { env: { SHELL: baseEnv.SHELL } } : {}),
   });
   let terminal: Terminal;
   try {
-    terminal = spawnTerminal(options.command, args, { rows, cols, cwd: options.cwd, env: options.env, retainEvents: false, answerQueries: options.answerQueries, lazyScreen: true });
+    terminal = spawnTerminal(options.command, args, { rows, cols, cwd: options.cwd, env: options.env, baseEnv: options.baseEnv, retainEvents: false, answerQueries: options.answerQueries, lazyScreen: true });
   } catch (err) {
     writer.abort();
     throw err;

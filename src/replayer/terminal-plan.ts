@@ -79,8 +79,10 @@ export interface PlanOptions extends ScreenCompareOptions {
   command?: readonly string[];
   /** When set, the recorded command runs only for tapes under these folders (the CLI's trust rule). */
   trust?: TapeTrust;
-  /** Where redacted values ({{tapedeck.env.NAME}}) come from, over process.env. */
+  /** Where redacted values ({{tapedeck.env.NAME}}) come from, over baseEnv. */
   env?: Record<string, string | undefined>;
+  /** Default process.env. */
+  baseEnv?: NodeJS.ProcessEnv;
 }
 
 /** Later screens accepted for one input: enough for split redraws, bounded for huge tapes. */
@@ -104,7 +106,7 @@ export async function planTerminalReplay(path: string, options: PlanOptions = {}
   let outputSinceStep = true; // the program's first screen is awaited like any other
   let collecting: PlannedStep | undefined; // the input/resize whose lookahead screens are being gathered
   const secrets = new Set<string>();
-  const secretEnv = { ...process.env, ...options.env };
+  const secretEnv = { ...(options.baseEnv ?? process.env), ...options.env };
   try {
     for await (const event of cast.events()) {
       time = event.time;

@@ -46,6 +46,10 @@ export interface TerminalReplayOptions {
   writePending?: boolean;
   /** Merged over the recorded environment (`undefined` removes a variable). */
   env?: Record<string, string | undefined>;
+  /** What the program's environment starts from and redacted values come from; default process.env. */
+  baseEnv?: NodeJS.ProcessEnv;
+  /** The current directory of the caller, where a tape without a recorded directory runs; default process.cwd(). */
+  baseCwd?: string;
   /** Where the program runs; default the tape's recorded directory when it exists, else the current one. */
   cwd?: string;
   /** HOME: `fresh` (default) an empty temporary directory removed after the run, `inherit` the caller's. */
@@ -222,8 +226,9 @@ class TerminalReplay {
         cols: header.cols,
         term: header.termType,
         env: { ...recorded, ...(home ? freshHomeEnv(home) : {}), ...this.options.env },
-        cwd: this.options.cwd ?? recordedCwd(this.plan.path, header),
-        ...liveRedaction(this.plan.secrets, this.options.env),
+        baseEnv: this.options.baseEnv,
+        cwd: this.options.cwd ?? recordedCwd(this.plan.path, header) ?? this.options.baseCwd,
+        ...liveRedaction(this.plan.secrets, { ...(this.options.baseEnv ?? process.env), ...this.options.env }),
       });
     } catch (err) {
       if (err instanceof TapedeckError && !err.location) {

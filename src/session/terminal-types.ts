@@ -7,6 +7,8 @@ export interface SpawnOptions {
   cwd?: string;
   /** Merged over the pinned environment; `undefined` removes a variable. */
   env?: Record<string, string | undefined>;
+  /** The environment to start from instead of process.env (an embedding caller's, like main(argv, io)'s io.env). */
+  baseEnv?: NodeJS.ProcessEnv;
   /** TERM (default xterm-256color). */
   term?: string;
   /** Scrollback lines kept by the headless screen (default 1000). */

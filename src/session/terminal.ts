@@ -48,7 +48,7 @@ export class Terminal {
     const cols = options.cols ?? 80;
     validateSize(rows, cols);
     const cwd = options.cwd ?? process.cwd();
-    const env = pinnedEnv({ rows, cols, term: options.term, env: options.env });
+    const env = pinnedEnv({ rows, cols, term: options.term, env: options.env, base: options.baseEnv });
     checkWorkingDirectory(cwd);
     const file = resolveCommand(command, cwd, env);
     this.command = command;

@@ -47,6 +47,7 @@ export const command = defineCommand({
         idleTimeLimit: idle,
         profile: values.profile,
         cursor: values['hide-cursor'] ? 'hide' : 'auto',
+        ...(io.env.TAPEDECK_FFMPEG ? { ffmpeg: io.env.TAPEDECK_FFMPEG } : {}),
       });
     } else {
       throw usageError(`export: --format must be asciicast, v2, v3, html or webm, got ${JSON.stringify(format ?? '')}`);

@@ -30,6 +30,7 @@ export async function runTerminalRecord({ values, command, io }: RecordContext):
     answerQueries: !interactive,
     redactEnv: values['redact-env'],
     cwd: io.cwd,
+    baseEnv: io.env,
   });
   const release = interactive ? connectInteractive(terminal, followSize, io) : connectPiped(terminal, io.stdin);
   const stopOnSignal = () => void terminal.kill();

@@ -78,6 +78,8 @@ async function recordProtocolCommand({ values, command, io }: RecordContext): Pr
     tmpdir: dir,
     input: (io.stdin as Readable | undefined) ?? Readable.from([]),
     output: io.stdout as Writable,
+    // The bin hands the server its own stderr; an embedding caller gets the server's messages in io.stderr.
+    stderr: io.stderr === process.stderr ? 'inherit' : (io.stderr as Writable),
     cwd: io.cwd,
     env: dir ? { ...io.env, TAPEDECK_TMPDIR: dir } : io.env,
   }).finally(() => dir && rmSync(dir, { recursive: true, force: true }));

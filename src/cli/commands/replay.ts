@@ -97,6 +97,8 @@ export async function replay({ values, positionals, command, io }: CommandContex
         realtime: values.realtime,
         cwd: values.cwd,
         home: parseHome(values.home),
+        baseEnv: io.env,
+        baseCwd: io.cwd,
         update: values.update,
         writePending,
         ...(values['trust-tape'] ? {} : { trust: projectTrust({ configPath: config.path, goldens: config.goldens, cwd: io.cwd }) }),

@@ -34,3 +34,17 @@ function isDirectory(path: string): boolean {
     return false;
   }
 }
+
+/**
+ * The only variables a tape's header may set for the replayed program. A
+ * blocklist cannot keep up with the ways an environment runs code (BASH_FUNC_*,
+ * VIMINIT, LESSOPEN, PATH, PYTHONPATH...), and a tape may come from anywhere:
+ * only terminal and locale settings are taken. Anything else a program needs
+ * goes in its recorded argv (env NAME=VALUE cmd) or in the replay's own env.
+ */
+const RECORDED_ENV_ALLOWED = /^(SHELL|TERM|COLORTERM|LANG|LANGUAGE|LC_[A-Z]+|TZ)$/;
+
+/** The variables of the tape's header the replayed program gets (terminal and locale settings only). */
+export function recordedEnv(header: { env?: Record<string, string> }): Record<string, string> {
+  return Object.fromEntries(Object.entries(header.env ?? {}).filter(([name]) => RECORDED_ENV_ALLOWED.test(name)));
+}

@@ -1,5 +1,5 @@
 import { readFileSync, rmSync, statSync } from 'node:fs';
-import { freshHome, freshHomeEnv, recordedCwd } from './terminal-home.js';
+import { freshHome, freshHomeEnv, recordedCwd, recordedEnv } from './terminal-home.js';
 import { TapedeckError } from '../core/errors.js';
 import { signalExitCode } from '../core/process.js';
 import type { ScreenMask } from '../render/golden-text.js';
@@ -11,6 +11,7 @@ import { liveRedaction } from './terminal-redact.js';
 import { planTerminalReplay, type PlanOptions, type PlannedStep, type TerminalPlan, type TerminalStepKind } from './terminal-plan.js';
 import { checkpointKey, syncKey } from './terminal-screen.js';
 import { CheckpointScreenshots, type CheckpointScreenshot, type ScreenshotCheckpointOptions } from './terminal-screenshot.js';
+import { DEFAULT_STEP_TIMEOUT_MS } from './terminal-defaults.js';
 import { castFromLive, rewriteCastFromLive, type StepRef } from './terminal-update.js';
 import { tapeDecision } from '../core/golden-store.js';
 import { goldenPaths } from '../core/golden-paths.js';
@@ -46,9 +47,8 @@ export interface TerminalReplayOptions {
   writePending?: boolean;
   /** Merged over the recorded environment (`undefined` removes a variable). */
   env?: Record<string, string | undefined>;
-  /** What the program's environment starts from and redacted values come from; default process.env. */
+  /** The caller's environment and directory (default process.env, process.cwd()): the program's env starts from baseEnv, redacted values come from it, and a tape without a recorded directory runs in baseCwd. */
   baseEnv?: NodeJS.ProcessEnv;
-  /** The current directory of the caller, where a tape without a recorded directory runs; default process.cwd(). */
   baseCwd?: string;
   /** Where the program runs; default the tape's recorded directory when it exists, else the current one. */
   cwd?: string;
@@ -100,20 +100,10 @@ export interface TerminalTapeResult {
 }
 
 export { DEFAULT_STEP_TIMEOUT_MS } from './terminal-defaults.js';
-import { DEFAULT_STEP_TIMEOUT_MS } from './terminal-defaults.js';
 /** After a drift, later steps stop waiting once the screen sat still this long (see ScreenWaitOptions). */
 const GIVE_UP_AFTER_DRIFT_MS = 500;
 /** Larger tapes are not kept in memory for reports. */
 const MAX_KEPT_CAST_BYTES = 8 * 1024 * 1024;
-
-/**
- * The only variables a tape's header may set for the replayed program. A
- * blocklist cannot keep up with the ways an environment runs code (BASH_FUNC_*,
- * VIMINIT, LESSOPEN, PATH, PYTHONPATH...), and a tape may come from anywhere:
- * only terminal and locale settings are taken. Anything else a program needs
- * goes in its recorded argv (env NAME=VALUE cmd) or in the replay's own env.
- */
-const RECORDED_ENV_ALLOWED = /^(SHELL|TERM|COLORTERM|LANG|LANGUAGE|LC_[A-Z]+|TZ)$/;
 
 /**
  * Replays a terminal tape against a fresh PTY of the recorded size: each
@@ -219,13 +209,12 @@ class TerminalReplay {
 
   private spawn(home: string | undefined): Terminal {
     const { header, command } = this.plan;
-    const recorded = Object.fromEntries(Object.entries(header.env ?? {}).filter(([name]) => RECORDED_ENV_ALLOWED.test(name)));
     try {
       return spawnTerminal(command[0], command.slice(1), {
         rows: header.rows,
         cols: header.cols,
         term: header.termType,
-        env: { ...recorded, ...(home ? freshHomeEnv(home) : {}), ...this.options.env },
+        env: { ...recordedEnv(header), ...(home ? freshHomeEnv(home) : {}), ...this.options.env },
         baseEnv: this.options.baseEnv,
         cwd: this.options.cwd ?? recordedCwd(this.plan.path, header) ?? this.options.baseCwd,
         ...liveRedaction(this.plan.secrets, { ...(this.options.baseEnv ?? process.env), ...this.options.env }),

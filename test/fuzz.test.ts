@@ -18,9 +18,9 @@ import { planTerminalReplay } from '../src/replayer/terminal-plan.js';
  * time bound, the process under 512 MB. A sample goes through the real CLI,
  * where exit codes, stack traces and unescaped bytes are checked.
  *
- * TAPEDECK_FUZZ_CASES (default 300) and TAPEDECK_FUZZ_SEED pick the run.
+ * TAPEDECK_FUZZ_CASES (default 100; a soak sets thousands) and TAPEDECK_FUZZ_SEED pick the run.
  */
-const CASES = Number(process.env.TAPEDECK_FUZZ_CASES) || 300;
+const CASES = Number(process.env.TAPEDECK_FUZZ_CASES) || 100;
 const SEED = Number(process.env.TAPEDECK_FUZZ_SEED) || 20261201;
 const CASE_MS = 15_000; // generous: the machine is shared; a hang or blow-up is minutes
 const MAX_RSS = 512 * 1024 * 1024;

@@ -60,10 +60,12 @@ export function projectRoot(testPath?: string): string {
   }
 }
 
+/** Per project and TAPEDECK_GOLDENS value: the config file is read once, and a changed variable still counts. */
 const roots = new Map<string, string>();
 export function goldenRoot(testPath?: string): string {
   const project = projectRoot(testPath);
-  let root = roots.get(project);
+  const key = `${project}\0${process.env.TAPEDECK_GOLDENS ?? ''}`;
+  let root = roots.get(key);
   if (root === undefined) {
     let configured: string | undefined;
     try {
@@ -72,7 +74,7 @@ export function goldenRoot(testPath?: string): string {
       configured = undefined; // a broken config is reported by the CLI; matchers fall back to goldens/
     }
     root = defaultGoldenRoot(project, configured);
-    roots.set(project, root);
+    roots.set(key, root);
   }
   return root;
 }

@@ -122,13 +122,10 @@ async function connect(endpoint: string): Promise<Browser> {
 
 /**
  * Starts a Chromium that other processes share through TAPEDECK_BROWSER_ENDPOINT,
- * launched as getBrowser() would launch its own (contexts share renderer processes). Close it when done.
+ * launched exactly as getBrowser() would launch its own. Close it when done.
  */
 export async function launchBrowserServer(): Promise<{ wsEndpoint: string; close: () => Promise<void> }> {
-  // Every connecting process opens a context of its own; starting a renderer process for each
-  // cost about 1 s of CPU (measured), so contexts share at most two (pages stay separate).
-  const args = [...CHROMIUM_ARGS, '--renderer-process-limit=2'];
-  const server = await (await chromium()).launchServer({ executablePath: chromiumPath(), args, env: { ...process.env, ...isolatedFontconfig() }, timeout: 30_000 });
+  const server = await (await chromium()).launchServer({ executablePath: chromiumPath(), args: CHROMIUM_ARGS, env: { ...process.env, ...isolatedFontconfig() }, timeout: 30_000 });
   return { wsEndpoint: server.wsEndpoint(), close: () => server.close() };
 }
 

@@ -21,7 +21,9 @@ export interface Recorded {
 
 async function record(dir: string, name: string, command: string[], env: Record<string, string | undefined>, steps: ScriptStep[], size = { rows: 12, cols: 50 }): Promise<Recorded> {
   const cast = join(dir, `${name}.cast`);
-  await recordScript({ out: cast, command: command[0], args: command.slice(1), env, cwd: dir, ...size, steps });
+  // A loaded machine can take seconds to start python3 or vim: each wait gets room beyond the 5 s default.
+  const patient = steps.map((step) => ('waitFor' in step && step.timeoutMs === undefined ? { ...step, timeoutMs: 30_000 } : step));
+  await recordScript({ out: cast, command: command[0], args: command.slice(1), env, cwd: dir, ...size, steps: patient });
   return { cast, command, env, cwd: dir };
 }
 

@@ -236,14 +236,29 @@ describe('cleanup', () => {
       await t.dispose();
       expect(t.running).toBe(false);
       expect(processAlive(t.pid)).toBe(false);
-      // Give the kernel a moment to deliver SIGHUP to the job; poll, never a fixed sleep.
-      const deadline = Date.now() + 3000;
+      // Give the kernel a moment to deliver the signal to the job; poll, never a fixed sleep.
+      const deadline = Date.now() + 10_000;
       while (processAlive(bg) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       expect(processAlive(bg)).toBe(false);
       await t.dispose(); // second call is a no-op
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('a background job outlives no shell: killed before it could hang its jobs up, they still end with dispose()', async () => {
+    const t = bash();
+    await t.waitForText(PROMPT);
+    t.type(`sleep 300 & echo "bg=$!"\r`);
+    const { matchedText } = await t.waitForRegex(/bg=\d+/);
+    const bg = Number(matchedText!.slice(3));
+    t.signal('SIGKILL'); // the shell dies at once: nothing hangs up its job
+    await t.waitForExit();
+    expect(processAlive(bg)).toBe(true);
+    await t.dispose();
+    const deadline = Date.now() + 10_000;
+    while (processAlive(bg) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(processAlive(bg)).toBe(false);
   });
 
   it('never signals the pid of a program that already ended: a new process may have it by then', async () => {

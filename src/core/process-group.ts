@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /**
  * Programs under test run as the leaders of their own process groups, so everything
@@ -14,6 +14,33 @@ export function killGroup(pid: number | undefined, signal: NodeJS.Signals): void
       process.kill(target, signal);
     } catch {
       // Already gone.
+    }
+  }
+}
+
+/**
+ * Signals every process still in session `sid` (a program in a PTY leads its own
+ * session). A shell's background jobs sit in process groups of their own: the shell
+ * hangs them up when the terminal goes away, but a shell killed before it got to
+ * (a loaded machine, the SIGKILL after the grace period) leaves them running.
+ * Reads /proc; where there is none, does nothing.
+ */
+export function killSession(sid: number | undefined, signal: NodeJS.Signals): void {
+  if (!sid) return;
+  let names: string[];
+  try {
+    names = readdirSync('/proc');
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      // After the command name: state, ppid, pgrp, session.
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[3]) === sid) process.kill(Number(name), signal);
+    } catch {
+      // Gone while listing, or not ours.
     }
   }
 }

@@ -1,3 +1,4 @@
+import { killSession } from '../core/process-group.js';
 import { constants } from 'node:os';
 import { TapedeckError } from '../core/errors.js';
 import { Screen, type SnapshotOptions } from './screen.js';
@@ -223,16 +224,21 @@ export class Terminal {
 
   /**
    * Ends the program and its process group: SIGHUP and close the PTY, then
-   * SIGKILL if it is still there after `graceMs`. Resolves once it has exited.
+   * SIGKILL if it is still there after `graceMs`. Resolves once it has exited,
+   * and nothing it started in its terminal's session (background jobs) is left.
    */
   async kill(graceMs = 1000): Promise<TerminalExit> {
-    if (this.exitInfo) return this.exitInfo;
+    if (this.exitInfo) {
+      killSession(this.child.pid, 'SIGKILL');
+      return this.exitInfo;
+    }
     await this.child.close();
     const timer = setTimeout(() => this.child.signalGroup('SIGKILL'), graceMs);
     try {
       return await this.exited;
     } finally {
       clearTimeout(timer);
+      killSession(this.child.pid, 'SIGKILL');
     }
   }
 

@@ -3,6 +3,7 @@
  * Goldens live in goldens/screenshots/test/screenshot-apps.test.ts/ (written when missing
  * locally, compared on CI).
  */
+const goldensBefore = process.env.TAPEDECK_GOLDENS;
 process.env.TAPEDECK_GOLDENS = 'goldens/screenshots';
 
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
@@ -30,6 +31,9 @@ beforeEach(() => resetGoldenCounters());
 afterAll(async () => {
   await closeRenderer();
   home.cleanup();
+  // Test files may share a process (vitest's isolate: false): leave the variable as it was.
+  if (goldensBefore === undefined) delete process.env.TAPEDECK_GOLDENS;
+  else process.env.TAPEDECK_GOLDENS = goldensBefore;
 });
 
 // printf's format: every style the renderer must get right, in one screen.

@@ -19,14 +19,16 @@ export function killGroup(pid: number | undefined, signal: NodeJS.Signals): void
 }
 
 /**
- * Signals every process still in session `sid` (a program in a PTY leads its own
- * session). A shell's background jobs sit in process groups of their own: the shell
- * hangs them up when the terminal goes away, but a shell killed before it got to
- * (a loaded machine, the SIGKILL after the grace period) leaves them running.
- * Reads /proc; where there is none, does nothing.
+ * Signals every process left in session `sid` after its leader exited (a program in
+ * a PTY leads its own session). A shell's background jobs sit in process groups of
+ * their own: the shell hangs them up when the terminal goes away, but a shell killed
+ * before it got to (a loaded machine, the SIGKILL after the grace period) leaves them
+ * running. While any member is left the kernel keeps the number `sid` from a new
+ * process; a live process with that pid is a new session of someone else's, so then
+ * nothing is signalled. Reads /proc; where there is none, does nothing.
  */
 export function killSession(sid: number | undefined, signal: NodeJS.Signals): void {
-  if (!sid) return;
+  if (!sid || runningPerProc(sid)) return;
   let names: string[];
   try {
     names = readdirSync('/proc');
@@ -59,6 +61,15 @@ export function trackGroup(pid: number | undefined): () => void {
   }
   liveGroups.add(pid);
   return () => liveGroups.delete(pid);
+}
+
+/** Whether /proc shows `pid` running (not a zombie), without signalling it at all. */
+function runningPerProc(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
 }
 
 /** Whether a process is running: it exists (EPERM: someone else's) and is not a zombie waiting to be reaped. */

@@ -123,7 +123,9 @@ describe('secrets', () => {
     const dir = temp();
     mkdirSync(join(dir, 'goldens'));
     const env = { TOKEN: SECRET };
-    const script = 'printf "arg=%s\\n" "$1"; read x; printf "got=%s\\n" "$x"';
+    // It reads before it prints: piped input is echoed the moment it arrives, so output written before
+    // the read could land before or after that echo, and the replayed screen would differ by chance.
+    const script = 'read x; printf "arg=%s\\n" "$1"; printf "got=%s\\n" "$x"';
     const rec = await tapedeckInProcess(['record', '--out', 'goldens/s.cast', '--redact-env', 'TOKEN', '--', 'sh', '-c', script, 'sh', SECRET], { cwd: dir, env, input: `${SECRET}\n` });
     expect(rec.code).toBe(0);
     const cast = readFileSync(join(dir, 'goldens/s.cast'), 'utf8');

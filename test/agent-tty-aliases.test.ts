@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, tapedeck, useTempDirs } from './helpers/cli.js';
+import { ROOT, tapedeck, useTempDirs, tapedeckInProcess } from './helpers/cli.js';
 
 /**
  * tapedeck's own commands speak seed 002's names where they name the same
@@ -12,25 +12,25 @@ const temp = useTempDirs();
 
 describe('seed 002 names in tapedeck commands', () => {
   it('snapshot --format structured (json is an alias)', async () => {
-    const structured = await tapedeck(['snapshot', CAST, '--format', 'structured']);
-    const json = await tapedeck(['snapshot', CAST, '--format', 'json']);
+    const structured = await tapedeckInProcess(['snapshot', CAST, '--format', 'structured']);
+    const json = await tapedeckInProcess(['snapshot', CAST, '--format', 'json']);
     expect(structured.code).toBe(0);
     const a = JSON.parse(structured.stdout);
     const b = JSON.parse(json.stdout);
     expect(a).toMatchObject({ ok: true, command: 'snapshot', result: { visibleLines: expect.any(Array), cursor: expect.any(Object) } });
     expect(a.result).toEqual(b.result);
-    const bad = await tapedeck(['snapshot', CAST, '--format', 'cells']);
+    const bad = await tapedeckInProcess(['snapshot', CAST, '--format', 'cells']);
     expect([bad.code, bad.stderr]).toEqual([2, 'tapedeck: snapshot: --format expects text or structured (alias json), got "cells"\n']);
   });
 
   it('export --format asciicast writes asciicast v3', async () => {
     const dir = temp();
     const out = join(dir, 'out.cast');
-    const r = await tapedeck(['export', CAST, '--format', 'asciicast', '--out', out, '--json']);
+    const r = await tapedeckInProcess(['export', CAST, '--format', 'asciicast', '--out', out, '--json']);
     expect(r.code).toBe(0);
     expect(JSON.parse(readFileSync(out, 'utf8').split('\n')[0]).version).toBe(3);
     const v3 = join(dir, 'v3.cast');
-    await tapedeck(['export', CAST, '--format', 'v3', '--out', v3]);
+    await tapedeckInProcess(['export', CAST, '--format', 'v3', '--out', v3]);
     expect(readFileSync(out, 'utf8')).toBe(readFileSync(v3, 'utf8'));
   });
 

@@ -78,6 +78,10 @@ describe('replay reports for CI and reviewers', () => {
     expect(shots.length).toBeGreaterThanOrEqual(3);
     expect(shots.length % 3).toBe(0);
     expect(html).not.toMatch(/<script src=|<link [^>]*href="http/);
+    // The bin: a clean run is exit 0, and the report's path prints as given.
+    const clean = await tapedeck(['report', '--out', 'clean.html', 'goldens/agent.ndjson', ...server], { cwd: dir, env: { AGENT_SERVER_ROOT: join(ROOT, 'examples/project') } });
+    expect([clean.code, clean.stderr]).toEqual([0, expect.stringContaining('tapedeck: wrote the report to clean.html\n')]);
+    expect(readFileSync(join(dir, 'clean.html'), 'utf8')).toContain('<span><b>1</b> tape(s)</span>');
   }, 60_000);
 });
 

@@ -150,6 +150,8 @@ describe.concurrent('agent-tty input and waits', () => {
     // Inputs are numbered in the order the host applied them: the seqs are distinct and all logged as typed.
     expect(new Set(results.map((r) => r.seq)).size).toBe(6);
     await ok(home, ['send-keys', id, 'ctrl+c']);
+    // Typed before cat has died of the ctrl+c (a loaded machine), the line would go to cat: wait for the prompt.
+    await ok(home, ['wait', id, '--regex', '^\\$ $']);
     await ok(home, ['type', id, 'stty echo; echo back', '--append-newline']);
     await ok(home, ['wait', id, '--regex', '^back$']);
   });

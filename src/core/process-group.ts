@@ -36,13 +36,11 @@ export function killSession(sid: number | undefined, signal: NodeJS.Signals): vo
     return;
   }
   for (const name of names) {
-    if (!/^\d+$/.test(name)) continue;
+    if (!/^\d+$/.test(name) || Number(procStat(Number(name))?.[3]) !== sid) continue;
     try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      // After the command name: state, ppid, pgrp, session.
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[3]) === sid) process.kill(Number(name), signal);
+      process.kill(Number(name), signal);
     } catch {
-      // Gone while listing, or not ours.
+      // Gone since, or not ours.
     }
   }
 }
@@ -63,13 +61,24 @@ export function trackGroup(pid: number | undefined): () => void {
   return () => liveGroups.delete(pid);
 }
 
+/**
+ * The fields of /proc/PID/stat after the command name (which may hold spaces and
+ * parentheses): [0] state, [1] ppid, [2] pgrp, [3] session, [5] tpgid, [19]
+ * starttime. Undefined where it cannot be read (gone, or no /proc).
+ */
+export function procStat(pid: number): string[] | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return undefined;
+  }
+}
+
 /** Whether /proc shows `pid` running (not a zombie), without signalling it at all. */
 function runningPerProc(pid: number): boolean {
-  try {
-    return !/^\d+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
+  const state = procStat(pid)?.[0];
+  return state !== undefined && state !== 'Z';
 }
 
 /** Whether a process is running: it exists (EPERM: someone else's) and is not a zombie waiting to be reaped. */
@@ -81,11 +90,7 @@ export function processAlive(pid: number | null | undefined): boolean {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
   // Zombies still answer kill(0): ask /proc whether it is really running (elsewhere, trust kill).
-  try {
-    return !/^\d+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return true;
-  }
+  return procStat(pid)?.[0] !== 'Z';
 }
 
 /** Linux counts process start times in clock ticks of 1/100 s (USER_HZ) since boot. */
@@ -97,8 +102,7 @@ const TICKS_PER_SECOND = 100;
  */
 export function processStartedAt(pid: number): number | undefined {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const ticks = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+    const ticks = Number(procStat(pid)?.[19]);
     const boot = Number(/^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'))?.[1]);
     return Number.isFinite(ticks) && Number.isFinite(boot) ? boot * 1000 + (ticks * 1000) / TICKS_PER_SECOND : undefined;
   } catch {

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { procStat } from '../core/process-group.js';
 
 /**
  * When a resize brought no output, how long after it the program gets its
@@ -48,12 +48,6 @@ export class ResizeResignal {
  * kernel sends a resize's SIGWINCH. Undefined when it cannot be read.
  */
 export function foregroundGroup(pid: number): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name (which may hold spaces and parentheses): state ppid pgrp session tty_nr tpgid.
-    const tpgid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[5]);
-    return Number.isInteger(tpgid) && tpgid > 0 ? tpgid : undefined;
-  } catch {
-    return undefined;
-  }
+  const tpgid = Number(procStat(pid)?.[5]);
+  return Number.isInteger(tpgid) && tpgid > 0 ? tpgid : undefined;
 }

@@ -40,6 +40,7 @@ export class Terminal {
   private renderedSeq = 0;
   private resolveExited!: (exit: TerminalExit) => void;
   private disposed = false;
+  private sessionEnded = false;
   private readonly headless: Screen;
   /** lazyScreen: plain output not yet handed to the screen. */
   private readonly plain?: PlainOutput;
@@ -229,7 +230,7 @@ export class Terminal {
    */
   async kill(graceMs = 1000): Promise<TerminalExit> {
     if (this.exitInfo) {
-      killSession(this.child.pid, 'SIGKILL');
+      this.endSession();
       return this.exitInfo;
     }
     await this.child.close();
@@ -238,8 +239,15 @@ export class Terminal {
       return await this.exited;
     } finally {
       clearTimeout(timer);
-      killSession(this.child.pid, 'SIGKILL');
+      this.endSession();
     }
+  }
+
+  /** Ends what is left in the terminal's session, once: a SIGKILLed member cannot start another. */
+  private endSession(): void {
+    if (this.sessionEnded) return;
+    this.sessionEnded = true;
+    killSession(this.child.pid, 'SIGKILL');
   }
 
   /** Kills the program if needed and frees the PTY and the screen. Safe to call twice. */

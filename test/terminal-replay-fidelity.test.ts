@@ -125,9 +125,11 @@ describe.concurrent('drift summaries', () => {
     steps.push({ type: '\x15exit\r' });
     const cast = await record(d, BASH, steps, { PS1: '$ ', HISTFILE: '', V: '1' });
     const env = { PS1: '$ ', HISTFILE: '', V: '2' };
+    // The first drift waits out the step timeout: long enough that a loaded machine has shown "version 2"
+    // by then (at 1 s it once had not echoed the command yet, and that first difference was another).
     const [human, json] = await Promise.all([
-      tapedeckInProcess(['replay', cast, '--trust-tape', '--step-timeout-ms', '1000'], { env }),
-      tapedeckInProcess(['replay', cast, '--trust-tape', '--step-timeout-ms', '1000', '--json', '--json-summary'], { env }),
+      tapedeckInProcess(['replay', cast, '--trust-tape', '--step-timeout-ms', '5000'], { env }),
+      tapedeckInProcess(['replay', cast, '--trust-tape', '--step-timeout-ms', '5000', '--json', '--json-summary'], { env }),
     ]);
     expect(human.code).toBe(1);
     // The first difference in full, then one line for the steps that repeat it.

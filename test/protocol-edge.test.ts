@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { applyEnvelopes, type DiagnosticEnvelope } from '../src/index.js';
-import { CLI, ROOT, run, tapedeckInProcess, useTempDirs } from './helpers/cli.js';
+import { CLI, ROOT, run, tapedeck, tapedeckInProcess, useTempDirs } from './helpers/cli.js';
 
 const temp = useTempDirs();
 const fixture = (name: string) => ['node', join(ROOT, 'test/fixtures', name)];
@@ -15,7 +15,8 @@ describe('protocol edge cases', () => {
     writeFileSync(tape, `${JSON.stringify({ request: '{"op":"x"}', response: '{"kind":"done","exit_code":0}\n' })}\n`);
     const marker = `tapedeck-wrapped-${process.pid}`;
     const started = Date.now();
-    const res = await tapedeckInProcess(['replay', tape, '--timeout-ms', '500', '--', 'bash', '-c', `exec -a ${marker} sleep 1000 & node -e "process.stdin.resume()"; true`], { timeoutMs: 20_000 });
+    // The bin, so the test's own guard can kill a hang (a call in this process could only wait).
+    const res = await tapedeck(['replay', tape, '--timeout-ms', '500', '--', 'bash', '-c', `exec -a ${marker} sleep 1000 & node -e "process.stdin.resume()"; true`], { timeoutMs: 20_000 });
     expect(res.code).toBe(1);
     expect(res.stderr).toContain('no complete response within 500 ms [TD1002]');
     expect(Date.now() - started).toBeLessThan(30_000); // a hang guard: without the group kill, sleep 1000 would hold the pipe open

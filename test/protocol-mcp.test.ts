@@ -62,14 +62,14 @@ describe('MCP servers and the official SDK client', () => {
     const tape = join(dir, 'memory-0.ndjson');
     await recordWithSdk(tape, [`create_entities=${JSON.stringify(ENTITIES)}`, 'read_graph'], MEMORY);
     for (let i = 1; i < 6; i++) copyFileSync(tape, join(dir, `memory-${i}.ndjson`));
-    const isolated = await tapedeckInProcess(['replay', join(dir, 'memory-*.ndjson'), '--jobs', '3', '--', ...MEMORY], { timeoutMs: 60_000 });
+    const isolated = await tapedeckInProcess(['replay', join(dir, 'memory-*.ndjson'), '--jobs', '3', '--', ...MEMORY]);
     expect(isolated.stderr).toContain('6 tape(s), 24 pair(s), 0 drift(s)');
     expect(isolated.code).toBe(0);
 
     // The control: one shared memory file, and the second copy sees the first one's entities. One after
     // the other, so the first has saved them before the second starts (in parallel it is a race).
     const shared = ['env', `MEMORY_FILE_PATH=${join(dir, 'shared.jsonl')}`, ...MEMORY.slice(2)];
-    const clash = await tapedeckInProcess(['replay', join(dir, 'memory-[01].ndjson'), '--jobs', '1', '--', ...shared], { timeoutMs: 60_000 });
+    const clash = await tapedeckInProcess(['replay', join(dir, 'memory-[01].ndjson'), '--jobs', '1', '--', ...shared]);
     expect(clash.code).toBe(1);
   });
 

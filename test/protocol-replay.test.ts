@@ -42,7 +42,7 @@ describe('tapedeck replay (protocol)', () => {
       copyFileSync(t, p);
       return p;
     });
-    const res = await tapedeckInProcess(['replay', ...copies, '--json', '--', ...EVERYTHING_SERVER], { timeoutMs: 120_000 });
+    const res = await tapedeckInProcess(['replay', ...copies, '--json', '--', ...EVERYTHING_SERVER]);
     expect(res.stdout).toBe(''); // --json stdout carries envelopes only; the summary is on stderr
     const summary = JSON.parse(res.stderr.split('\n').find((l) => l.startsWith('{"kind":"summary"'))!);
     expect(summary).toMatchObject({ kind: 'summary', tapes: MCP_RUNS, pairs: 10 * MCP_RUNS, drifts: 0, exit_code: 0 });

@@ -70,7 +70,7 @@ describe('cast tools on bad input', () => {
     writeFileSync(fake, '#!/bin/sh\necho "encoder crashed" >&2\nexit 1\n');
     chmodSync(fake, 0o755);
     const out = join(dir, 'x.webm');
-    const res = await tapedeckInProcess(['export', join(ROOT, 'test/fixtures/casts/v3.cast'), '--format', 'webm', '--out', out], { env: { TAPEDECK_FFMPEG: fake }, timeoutMs: 30_000 });
+    const res = await tapedeckInProcess(['export', join(ROOT, 'test/fixtures/casts/v3.cast'), '--format', 'webm', '--out', out], { env: { TAPEDECK_FFMPEG: fake } });
     expect(res.code).toBe(7);
     expect(res.stderr).toContain('ffmpeg failed (exit 1): encoder crashed');
     expect(existsSync(out)).toBe(false);

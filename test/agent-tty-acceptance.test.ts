@@ -47,7 +47,7 @@ describe('agent-tty acceptance (§23)', () => {
     expect(existsSync(info.session.socketPath)).toBe(false);
     expect(processesMentioning(home)).toEqual([]);
     expect(socketsUnder(home)).toEqual([]);
-  });
+  }, 150_000); // the script's own bound (120 s) ends it first, with its stderr
 
   it('runs through `tapedeck session` too (one implementation)', async () => {
     const r = await run(['node', CLI, 'session', 'version', '--json']);

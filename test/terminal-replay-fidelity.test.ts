@@ -120,13 +120,15 @@ describe.concurrent('--update', () => {
 describe.concurrent('drift summaries', () => {
   it('collapse repeated drifts into one line; --json still has one envelope per drift', async () => {
     const d = sub('repeat');
-    const steps: ScriptStep[] = [{ waitFor: '$ ' }, { type: 'echo "version $V"\r' }, { waitFor: /version 1\n\$ $/ }];
+    // The version is printed before the first prompt, so the first drift is that line as soon as bash
+    // has started, whatever the load (an echoed command was once still missing after 5 s).
+    const steps: ScriptStep[] = [{ waitFor: /version 1\n\$ $/ }];
     for (const ch of 'abcd') steps.push({ type: ch });
     steps.push({ type: '\x15exit\r' });
-    const cast = await record(d, BASH, steps, { PS1: '$ ', HISTFILE: '', V: '1' });
-    const env = { PS1: '$ ', HISTFILE: '', V: '2' };
-    // The first drift waits out the step timeout: long enough that a loaded machine has shown "version 2"
-    // by then (at 1 s it once had not echoed the command yet, and that first difference was another).
+    // (PS1 is set in the exec: a non-interactive bash drops the one it inherits.)
+    const command = [...BASH, '-c', `echo "version $V"; PS1='$ ' exec ${BASH.join(' ')}`];
+    const cast = await record(d, command, steps, { HISTFILE: '', V: '1' });
+    const env = { HISTFILE: '', V: '2' };
     const [human, json] = await Promise.all([
       tapedeckInProcess(['replay', cast, '--trust-tape', '--step-timeout-ms', '5000'], { env }),
       tapedeckInProcess(['replay', cast, '--trust-tape', '--step-timeout-ms', '5000', '--json', '--json-summary'], { env }),

@@ -146,6 +146,14 @@ describe('spawnTerminal with bash', () => {
     expect(await s.waitForExit()).toEqual({ exitCode: 0, signal: 'SIGINT' });
   });
 
+  it('a program that closes its terminal before it exits gets its own exit status, not a hangup', async () => {
+    // Closing the master on the EIO that follows would hang the terminal up, and the kernel
+    // would send the still-running program SIGHUP (exit 129 instead of 3).
+    const t = spawn('python3', ['-c', 'import os, time\nprint("closing", flush=True)\nfor fd in (0, 1, 2): os.close(fd)\ntime.sleep(0.1)\nos._exit(3)']);
+    expect(await t.exited).toEqual({ exitCode: 3, signal: null });
+    expect(await t.text()).toContain('closing');
+  });
+
   it('rejects unknown signals and keys with structured validation errors', async () => {
     const t = spawn('cat');
     const sig = await rejection(() => t.signal('BOGUS'));

@@ -2,10 +2,12 @@ import { readSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { IPty } from 'node-pty';
 import { TapedeckError } from '../core/errors.js';
-import { killGroup } from '../core/process-group.js';
+import { killGroup, processAlive } from '../core/process-group.js';
 import { foregroundGroup, ResizeResignal } from './resize-signal.js';
 
 const require = createRequire(import.meta.url);
+/** How long the master stays open for a child that closed its terminal but has not exited. */
+const HANGUP_GRACE_MS = 1000;
 let nodePty: typeof import('node-pty') | undefined;
 
 /**
@@ -78,6 +80,8 @@ export class PtyProcess {
    * never signalled again. Its session was hung up by the kernel when it exited.
    */
   private reaped = false;
+  /** destroy() was called: the master closes now, whatever the child is doing. */
+  private hangingUp = false;
 
   constructor(private readonly options: PtyProcessOptions) {
     const pty = loadNodePty();
@@ -132,7 +136,19 @@ export class PtyProcess {
     socket.destroy = (...args: unknown[]) => {
       if (open) this.drain(fd);
       open = false;
-      return destroy(...args);
+      if (this.hangingUp || this.reaped) return destroy(...args);
+      // The child closed its side (EIO) but may still be on its way out: closing the master
+      // now hangs the terminal up, and the kernel sends the child, its session leader, SIGHUP
+      // (a `cat` between closing its output and exiting died of it, 2 runs in 44 under load).
+      // So the master stays open until the child has exited, or a program that closed its
+      // terminal and runs on has had HANGUP_GRACE_MS.
+      const until = performance.now() + HANGUP_GRACE_MS;
+      const closeOnceExited = () => {
+        if (this.hangingUp || this.reaped || !processAlive(this.pty.pid) || performance.now() > until) destroy(...args);
+        else setTimeout(closeOnceExited, 1);
+      };
+      closeOnceExited();
+      return socket;
     };
   }
 
@@ -197,6 +213,7 @@ export class PtyProcess {
   /** Ends the child's whole process group and closes the master side. */
   destroy(): void {
     this.closed = true;
+    this.hangingUp = true;
     this.resizes.cancel();
     this.signalGroup('SIGHUP');
     try {

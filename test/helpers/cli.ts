@@ -12,6 +12,8 @@ export const CLI = join(ROOT, 'dist/cli/main.js');
 export const AGENT_SERVER = ['node', join(ROOT, 'examples/agent-server.mjs')];
 export const EVERYTHING_SERVER = ['node', join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'];
 
+const DEFAULT_RUN_TIMEOUT_MS = 50_000;
+
 export interface RunResult {
   code: number | null;
   signal: NodeJS.Signals | null;
@@ -19,7 +21,11 @@ export interface RunResult {
   stderr: string;
 }
 
-/** Runs a command to its end with optional stdin, killing it (and failing loudly) after timeoutMs. */
+/**
+ * Runs a command to its end with optional stdin, killing it (and failing loudly, with its
+ * stderr) after timeoutMs: by default 50 s, a hang guard under the 60 s test timeout, not a
+ * speed check (a loaded machine took over 30 s for doctor's Chromium checks).
+ */
 export function run(command: string[], options: { input?: string; env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {}): Promise<RunResult> {
   return new Promise((resolvePromise, reject) => {
     const env = { ...process.env, ...options.env };
@@ -33,8 +39,8 @@ export function run(command: string[], options: { input?: string; env?: NodeJS.P
     child.stdin.on('error', () => {});
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`timed out after ${options.timeoutMs ?? 30000} ms: ${command.join(' ')}\nstderr: ${Buffer.concat(err).toString()}`));
-    }, options.timeoutMs ?? 30_000);
+      reject(new Error(`timed out after ${options.timeoutMs ?? DEFAULT_RUN_TIMEOUT_MS} ms: ${command.join(' ')}\nstderr: ${Buffer.concat(err).toString()}`));
+    }, options.timeoutMs ?? DEFAULT_RUN_TIMEOUT_MS);
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);

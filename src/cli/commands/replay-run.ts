@@ -3,20 +3,17 @@ import { availableParallelism } from 'node:os';
 import { usageError } from '../../core/errors.js';
 import { compileRegex } from '../../core/normalise.js';
 import { parseMaskRectFlag } from '../../core/mask.js';
-import { driftToEnvelope } from '../../replayer/envelopes.js';
 import { replayTapes, type ReplayTapesResult } from '../../replayer/replay-tapes.js';
 import { parseShard } from '../../replayer/run.js';
 import { resolveReplaySettings } from '../../replayer/settings.js';
 import { resolveUpdatePolicy } from '../../core/ci.js';
 import type { TransportTarget } from '../../replayer/transport-replay.js';
 import { writeFileAtomic } from '../../core/atomic-write.js';
-import { githubAnnotations, junitXml } from '../../report/ci-reports.js';
 import { runSummary, summariseTape } from '../../report/summary.js';
 import { ProgressLine } from '../progress.js';
 import type { CliIO } from '../io.js';
 import type { ScreenshotCheckpointOptions, TerminalTapeResult } from '../../replayer/terminal.js';
 import { DEFAULT_STEP_TIMEOUT_MS } from '../../replayer/terminal-defaults.js';
-import { resolveProfile } from '../../render/profiles.js';
 import { relative } from 'node:path';
 import { parseIntOption } from '../args.js';
 import type { CommandContext } from '../command.js';
@@ -30,6 +27,8 @@ export async function replay({ values, positionals, command, io }: CommandContex
   if ((values.reporter === undefined) !== (values.out === undefined)) throw usageError('replay: --reporter junit and --out FILE go together');
   if (positionals.length === 0) throw usageError('replay: give at least one tape (paths or globs)');
   const screenshots = screenshotOptions(values, io.env);
+  // An unknown profile is exit 2 before anything runs; the profiles load only for screenshots.
+  if (screenshots) (await import('../../render/profiles.js')).resolveProfile(screenshots.profile);
   const transport = transportTarget(values);
   const { config, masks, ...resolved } = resolveReplaySettings({
     config: values.config,
@@ -89,12 +88,14 @@ export async function replay({ values, positionals, command, io }: CommandContex
   } finally {
     progress.clear();
   }
-  if (values.json) writeJson(result, values['json-summary'], io);
+  if (values.json) await writeJson(result, values['json-summary'], io);
   if (screenshots) io.stderr.write(screenshotLines(result, io.cwd));
   io.stderr.write(formatReplayText(result, { color }));
-  if (io.env.GITHUB_ACTIONS === 'true') (values.json ? io.stderr : io.stdout).write(githubAnnotations(result.tapes.map(summariseTape)));
+  // The CI formats load only for CI: GitHub annotations, JUnit XML.
+  const ci = io.env.GITHUB_ACTIONS === 'true' || values.out ? await import('../../report/ci-reports.js') : undefined;
+  if (io.env.GITHUB_ACTIONS === 'true') (values.json ? io.stderr : io.stdout).write(ci!.githubAnnotations(result.tapes.map(summariseTape)));
   if (values.out) {
-    writeFileAtomic(values.out, junitXml(result.tapes.map(summariseTape), result.durationMs));
+    writeFileAtomic(values.out, ci!.junitXml(result.tapes.map(summariseTape), result.durationMs));
     io.stderr.write(`tapedeck: wrote JUnit XML to ${values.out}\n`);
   }
   if (values.report) {
@@ -143,7 +144,6 @@ function screenshotOptions(values: { screenshots: boolean; update: boolean; thre
     // --update rewrites goldens that differ; otherwise missing ones are written locally, never on CI.
     updateMode: resolveUpdatePolicy(values.update ? 'all' : undefined, env),
   };
-  resolveProfile(options.profile); // an unknown profile is exit 2 before anything runs
   return options;
 }
 
@@ -166,7 +166,8 @@ function screenshotLines(result: ReplayTapesResult, cwd: string): string {
  * nothing else), and a summary line (with terminal counts when terminal tapes
  * ran) on stderr, or last on stdout with --json-summary.
  */
-function writeJson(result: ReplayTapesResult, summaryOnStdout: boolean, io: CliIO): void {
+async function writeJson(result: ReplayTapesResult, summaryOnStdout: boolean, io: CliIO): Promise<void> {
+  const { driftToEnvelope } = await import('../../replayer/envelopes.js');
   const out: string[] = [];
   for (const tape of result.tapes) for (const d of tape.drifts) out.push(JSON.stringify(driftToEnvelope(d)));
   const summary = JSON.stringify(runSummary(result));

@@ -1,16 +1,14 @@
-// What `tapedeck record` runs once its options are parsed: loaded only then (record.ts holds the definition and help).
+// What `tapedeck record` runs once its options are parsed: loaded only then (record.ts holds the definition and
+// help); each recorder (stdio tap, network proxy, terminal) loads when it is the one picked.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseBoundary } from '../../core/boundary.js';
 import { usageError } from '../../core/errors.js';
-import { recordProtocol } from '../../recorder/protocol-tap.js';
-import { recordTransport } from '../../recorder/record-transport.js';
 import { tapeKind } from '../../tape/kind.js';
 import { Readable, type Writable } from 'node:stream';
 import { parseIntOption } from '../args.js';
 import { NETWORK, PROTOCOL, recordOptions, TERMINAL, type RecordContext } from './record-options.js';
-
 
 /** The kind of tape (and, for protocol tapes, the transport) picks the recorder; options of another kind are refused. */
 export async function record(context: RecordContext): Promise<number> {
@@ -50,6 +48,7 @@ async function recordProtocolCommand({ values, command, io }: RecordContext): Pr
   const graceMs = parseIntOption('grace-ms', values['grace-ms'], 2000, 0);
   const dir = command.some((a) => a.includes('{{tapedeck.tmpdir}}')) ? mkdtempSync(join(tmpdir(), 'tapedeck-scratch-')) : undefined;
   const argv = dir ? command.map((a) => a.split('{{tapedeck.tmpdir}}').join(dir)) : command;
+  const { recordProtocol } = await import('../../recorder/protocol-tap.js');
   const result = await recordProtocol({
     command: argv[0],
     args: argv.slice(1),
@@ -73,6 +72,7 @@ async function recordProtocolCommand({ values, command, io }: RecordContext): Pr
 
 async function recordTransportCommand({ values, command, io }: RecordContext): Promise<number> {
   if (values.transport !== 'http' && values.transport !== 'unix') throw usageError(`record: --transport must be stdio, http or unix, got ${JSON.stringify(values.transport)}`);
+  const { recordTransport } = await import('../../recorder/record-transport.js');
   const result = await recordTransport({
     transport: values.transport,
     listen: values.listen,

@@ -4,7 +4,7 @@ import { TapedeckError } from '../core/errors.js';
 import { lazyPackage } from '../core/lazy-package.js';
 import { PROFILE_NAMES, type ProfileName } from './profile-names.js';
 
-// The replay command reads profile names at start; only a screenshot hashes one (node:crypto).
+// Replay's help lists the names from profile-names.ts; only a screenshot hashes a profile (node:crypto).
 const crypto = lazyPackage<typeof import('node:crypto')>('node:crypto');
 
 /**

@@ -31,13 +31,30 @@ describe('architecture', () => {
     expect(text).not.toMatch(/export \*/);
   });
 
-  // A protocol-only command must start fast and work without the native PTY module or a browser.
+  // A protocol-only command must start fast and work without the native PTY module or a browser
   // (and the libraries only a drift, a config file, a JSONPath or a glob needs load when one appears).
+  // Its run graph: the bin, the command's module, what that module imports lazily itself (its run
+  // module, or what run needs, loaded once the options are parsed) and all they import eagerly. It
+  // holds no terminal or render stack: no session/ or render/ file but the profile names replay's help lists.
   const heavy = ['node-pty', '@xterm/headless', '@xterm/xterm', 'playwright-core', 'pngjs', 'pixelmatch', 'diff', 'jsonpath-plus', 'jsonc-parser', 'tinyglobby'];
+  const terminalOrRender = (f: string) => (f.startsWith('session/') || f.startsWith('render/')) && f !== 'render/profile-names.ts';
+  const lazyFrom = (file: string) => graph.references.filter((r) => r.from === file && r.lazy && !r.typeOnly).map((r) => r.to);
   for (const command of ['replay', 'record', 'serve', 'explain', 'fix', 'review']) {
-    it(`tapedeck ${command} loads no terminal or render package until it needs one`, () => {
+    it(`tapedeck ${command} loads no terminal or render package or module until it needs one`, () => {
+      const entry = `cli/commands/${command}.ts`;
+      const loaded = eagerClosure(graph, ['cli/main.ts', entry, ...lazyFrom(entry)]);
+      expect([...heavy, ...[...loaded].filter(terminalOrRender)].filter((p) => loaded.has(p))).toEqual([]);
+    });
+  }
+
+  // `tapedeck COMMAND --help` (and a usage error) loads the definition only: the bin, the command
+  // module and the CLI's own helpers, nothing a run needs (bench/cli-start.mjs measures it).
+  const helpConstants = ['replayer/terminal-defaults.ts', 'render/profile-names.ts'];
+  for (const command of ['replay', 'report', 'record', 'serve', 'explain', 'fix', 'version']) {
+    it(`tapedeck ${command} --help loads only cli/ and core/ modules`, () => {
       const loaded = eagerClosure(graph, ['cli/main.ts', `cli/commands/${command}.ts`]);
-      expect(heavy.filter((p) => loaded.has(p))).toEqual([]);
+      const beyond = [...loaded].filter((f) => f.endsWith('.ts') && !f.startsWith('cli/') && !f.startsWith('core/') && !helpConstants.includes(f));
+      expect(beyond).toEqual([]);
     });
   }
 

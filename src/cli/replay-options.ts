@@ -1,7 +1,7 @@
 import type { OptionSpecs } from './command.js';
 import { normaliserOptionSpec } from './normaliser-options.js';
 import { DEFAULT_STEP_TIMEOUT_MS } from '../replayer/terminal-defaults.js';
-import { profileNames } from '../render/profiles.js';
+import { PROFILE_NAMES } from '../render/profile-names.js';
 
 /** replay's options, which report takes too (cli/commands/replay.ts, report.ts). */
 const TERMINAL = 'terminal tapes';
@@ -78,7 +78,7 @@ export const replayOptions = {
   threshold: { type: 'string', arg: 'T', section: PIXELS, help: 'per-pixel colour distance, 0..1 (default 0.2)' },
   'max-diff-pixels': { type: 'string', arg: 'N', section: PIXELS, help: 'how many pixels may differ (default 0)' },
   'max-diff-pixel-ratio': { type: 'string', arg: 'R', section: PIXELS, help: 'what fraction of the pixels may differ, 0..1 (default 0)' },
-  profile: { type: 'string', arg: 'NAME', section: PIXELS, help: `render profile: ${profileNames().join(', ')} (aliases dark, light; default reference-dark, or TAPEDECK_PROFILE)` },
+  profile: { type: 'string', arg: 'NAME', section: PIXELS, help: `render profile: ${PROFILE_NAMES.join(', ')} (aliases dark, light; default reference-dark, or TAPEDECK_PROFILE)` },
 } satisfies OptionSpecs;
 
 export const replayNotes = {

@@ -2,8 +2,9 @@ import { ANSI_16 } from '../session/screen-colors.js';
 import type { CastTheme } from '../tape/asciicast.js';
 import { TapedeckError } from '../core/errors.js';
 import { lazyPackage } from '../core/lazy-package.js';
+import { PROFILE_NAMES, type ProfileName } from './profile-names.js';
 
-// The replay command reads profile names at start; only a screenshot hashes one (node:crypto).
+// Replay's help lists the names from profile-names.ts; only a screenshot hashes a profile (node:crypto).
 const crypto = lazyPackage<typeof import('node:crypto')>('node:crypto');
 
 /**
@@ -44,7 +45,7 @@ const LIGHT_ANSI = [
   '#666666', '#cd3131', '#14ce14', '#b5ba00', '#0451a5', '#bc05bc', '#0598bc', '#a5a5a5',
 ];
 
-export const PROFILES: Readonly<Record<string, RenderProfile>> = {
+const BUILT_IN = {
   'reference-dark': {
     name: 'reference-dark',
     theme: { background: '#000000', foreground: '#e5e5e5', cursor: '#e5e5e5', cursorAccent: '#000000', ansi: XTERM_ANSI },
@@ -61,15 +62,17 @@ export const PROFILES: Readonly<Record<string, RenderProfile>> = {
     lineHeight: 1,
     padding: 8,
   },
-};
+} satisfies Record<ProfileName, RenderProfile>;
 
-export const DEFAULT_PROFILE = 'reference-dark';
+export const PROFILES: Readonly<Record<string, RenderProfile>> = BUILT_IN;
+
+export const DEFAULT_PROFILE: ProfileName = 'reference-dark';
 
 /** tapedeck's earlier names, kept working (seed 002 names the profiles reference-dark/reference-light). */
 export const PROFILE_ALIASES: Readonly<Record<string, string>> = { dark: 'reference-dark', light: 'reference-light' };
 
 export function profileNames(): string[] {
-  return Object.keys(PROFILES);
+  return [...PROFILE_NAMES];
 }
 
 // The old names stay readable as PROFILES.dark / PROFILES.light (not enumerable: profileNames() lists the seed names).

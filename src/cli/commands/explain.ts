@@ -1,4 +1,3 @@
-import { allCodes, codeInfo } from '../../core/codes.js';
 import { usageError } from '../../core/errors.js';
 import { defineCommand } from '../command.js';
 
@@ -11,6 +10,7 @@ export const command = defineCommand({
     json: { type: 'boolean', default: false, help: 'one JSON result envelope per code' },
   },
   async run({ values, positionals: codes, io }) {
+    const { allCodes, codeInfo } = await import('../../core/codes.js');
     if (codes.length === 0) {
       for (const c of allCodes()) io.stdout.write(`${c.code}  ${c.title}\n`);
       return 0;

@@ -1,7 +1,6 @@
 import { oneLine } from '../../core/terminal-safe.js';
 import { resolve } from 'node:path';
 import { usageError } from '../../core/errors.js';
-import { applyEnvelopes } from '../../core/apply-fixes.js';
 import type { DiagnosticEnvelope } from '../../core/envelope.js';
 import { defineCommand } from '../command.js';
 import type { CliIO } from '../io.js';
@@ -63,6 +62,7 @@ threshold on purpose: accepting drift is a decision. Take them with --accept-dri
       // Other lines (the replay summary, other kinds) are not envelopes: skipped, as seed 000 says unknown kinds are.
     });
 
+    const { applyEnvelopes } = await import('../../core/apply-fixes.js');
     const outcomes = applyEnvelopes(envelopes, {
       code: values.code,
       alternative,

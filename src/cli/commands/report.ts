@@ -1,7 +1,6 @@
 import { usageError } from '../../core/errors.js';
 import { defineCommand } from '../command.js';
 import { replayNotes, replayOptions } from '../replay-options.js';
-import { replay } from './replay.js';
 
 // replay's options, but --out is the report (so no --report, and no JUnit, whose file --out names).
 const { report: _report, reporter: _reporter, out: _out, ...options } = replayOptions;
@@ -24,6 +23,7 @@ The exit code is replay's.`,
   async run(context) {
     const { out, ...values } = context.values;
     if (!out) throw usageError('report: --out report.html is required');
+    const { replay } = await import('./replay-run.js');
     return replay({ ...context, values: { ...values, report: out, reporter: undefined, out: undefined } });
   },
 });

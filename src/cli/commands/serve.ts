@@ -1,13 +1,10 @@
 import { usageError } from '../../core/errors.js';
-import { serveTape } from '../../replayer/serve.js';
-import { DEFAULT_BODY_LIMIT } from '../../core/http-wire.js';
-import { serveTransport } from '../../replayer/serve-transport.js';
 import { Readable, type Writable } from 'node:stream';
 import { parseIntOption } from '../args.js';
 import { defineCommand } from '../command.js';
 import { normaliserOptionSpec } from '../normaliser-options.js';
-import { resolveReplaySettings } from '../../replayer/settings.js';
 
+// The definition and help load eagerly; what a run needs (stdio or a network transport) loads inside run.
 export const command = defineCommand({
   name: 'serve',
   summary: 'answer a client from a protocol tape (a stand-in server)',
@@ -42,6 +39,7 @@ unused (over HTTP and sockets: counted when it stops, on SIGINT/SIGTERM).`,
   pathPositionals: true,
   async run({ values, positionals, command, io }) {
     if (values.passthrough !== command.length > 0) throw usageError('serve: --passthrough and the server command after -- go together');
+    const { resolveReplaySettings } = await import('../../replayer/settings.js');
     const { normaliser } = resolveReplaySettings({ config: values.config, cwd: io.cwd, ignore: values.ignore, filter: values.filter, ignoreKeyOrder: values['ignore-key-order'] });
     const transport = values.transport;
     if (transport !== 'stdio' && transport !== 'http' && transport !== 'unix') throw usageError(`serve: --transport must be stdio, http or unix, got ${JSON.stringify(transport)}`);
@@ -49,6 +47,7 @@ unused (over HTTP and sockets: counted when it stops, on SIGINT/SIGTERM).`,
     if (transport !== 'stdio') {
       if (values.passthrough) throw usageError('serve: --passthrough works over stdio only');
       if (transport === 'unix' && values['auth-token'] !== undefined) throw usageError('serve: --auth-token applies to --transport http');
+      const [{ serveTransport }, { DEFAULT_BODY_LIMIT }] = await Promise.all([import('../../replayer/serve-transport.js'), import('../../core/http-wire.js')]);
       const result = await serveTransport(positionals[0], {
         transport,
         listen: values.listen,
@@ -65,6 +64,7 @@ unused (over HTTP and sockets: counted when it stops, on SIGINT/SIGTERM).`,
     const given = (['listen', 'auth-token', 'max-body'] as const).find((k) => values[k] !== undefined);
     if (given) throw usageError(`serve: --${given} applies to --transport http or unix`);
     const timeoutMs = parseIntOption('timeout-ms', values['timeout-ms'], 10_000, 1);
+    const { serveTape } = await import('../../replayer/serve.js');
     const result = await serveTape(positionals[0], {
       normaliser,
       allowUnused: values['allow-unused'],

@@ -1,0 +1,182 @@
+/** What `tapedeck replay` (and `tapedeck report`) runs once its options are parsed: loaded only then (replay.ts holds the definition and help). */
+import { availableParallelism } from 'node:os';
+import { usageError } from '../../core/errors.js';
+import { compileRegex } from '../../core/normalise.js';
+import { parseMaskRectFlag } from '../../core/mask.js';
+import { replayTapes, type ReplayTapesResult } from '../../replayer/replay-tapes.js';
+import { parseShard } from '../../replayer/run.js';
+import { resolveReplaySettings } from '../../replayer/settings.js';
+import { resolveUpdatePolicy } from '../../core/ci.js';
+import type { TransportTarget } from '../../replayer/transport-replay.js';
+import { writeFileAtomic } from '../../core/atomic-write.js';
+import { runSummary, summariseTape } from '../../report/summary.js';
+import { ProgressLine } from '../progress.js';
+import type { CliIO } from '../io.js';
+import type { ScreenshotCheckpointOptions, TerminalTapeResult } from '../../replayer/terminal.js';
+import { DEFAULT_STEP_TIMEOUT_MS } from '../../replayer/terminal-defaults.js';
+import { relative } from 'node:path';
+import { parseIntOption } from '../args.js';
+import type { CommandContext } from '../command.js';
+import type { replayOptions } from '../replay-options.js';
+import { formatReplayText } from '../../report/text.js';
+import { projectTrust } from '../../replayer/tape-trust.js';
+
+/** A parsed replay (also what `tapedeck report` runs). */
+export async function replay({ values, positionals, command, io }: CommandContext<typeof replayOptions>): Promise<number> {
+  if (values.reporter !== undefined && values.reporter !== 'junit') throw usageError(`replay: --reporter supports junit, got ${JSON.stringify(values.reporter)}`);
+  if ((values.reporter === undefined) !== (values.out === undefined)) throw usageError('replay: --reporter junit and --out FILE go together');
+  if (positionals.length === 0) throw usageError('replay: give at least one tape (paths or globs)');
+  const screenshots = screenshotOptions(values, io.env);
+  // An unknown profile is exit 2 before anything runs; the profiles load only for screenshots.
+  if (screenshots) (await import('../../render/profiles.js')).resolveProfile(screenshots.profile);
+  const transport = transportTarget(values);
+  const { config, masks, ...resolved } = resolveReplaySettings({
+    config: values.config,
+    cwd: io.cwd,
+    ignore: values.ignore,
+    filter: values.filter,
+    ignoreKeyOrder: values['ignore-key-order'],
+    boundary: values.boundary,
+    timeoutMs: values['timeout-ms'] === undefined ? undefined : parseIntOption('timeout-ms', values['timeout-ms'], 0, 1),
+    maxResponseBytes: values['max-response-bytes'] === undefined ? undefined : parseIntOption('max-response-bytes', values['max-response-bytes'], 0, 1, Number.MAX_SAFE_INTEGER),
+    mask: [...values.mask.map((m) => compileRegex(m, '--mask')), ...values['mask-rect'].map(parseMaskRectFlag)],
+  });
+  // The update policy, resolved once: candidates for `tapedeck review` except where nothing is written
+  // (CI, TAPEDECK_UPDATE=none) and when updating in place.
+  const writePending = !values.update && resolveUpdatePolicy(undefined, io.env).mode !== 'none';
+  const protocol = {
+    ...resolved,
+    update: values.update,
+    writePending,
+    redactEnv: values['redact-env'],
+    allowEmpty: values['allow-empty'],
+    singleShot: values['single-shot'],
+    setup: values.setup,
+    env: io.env,
+    cwd: io.cwd,
+  };
+  const jobs = parseIntOption('jobs', values.jobs, availableParallelism(), 1);
+  const shard = values.shard ? parseShard(values.shard) : undefined;
+  const color = io.stderr.isTTY === true && !io.env.NO_COLOR;
+  const progress = new ProgressLine(io.stderr.isTTY === true, io.stderr);
+  const startedAt = new Date();
+  let result: ReplayTapesResult;
+  try {
+    result = await replayTapes(positionals, {
+      command,
+      protocol,
+      transport,
+      terminal: {
+        mask: masks,
+        styles: values.styles,
+        stepTimeoutMs: parseIntOption('step-timeout-ms', values['step-timeout-ms'], DEFAULT_STEP_TIMEOUT_MS, 1),
+        bail: values.bail,
+        realtime: values.realtime,
+        cwd: values.cwd,
+        home: parseHome(values.home),
+        baseEnv: io.env,
+        baseCwd: io.cwd,
+        update: values.update,
+        writePending,
+        ...(values['trust-tape'] ? {} : { trust: projectTrust({ configPath: config.path, goldens: config.goldens, cwd: io.cwd }) }),
+        ...(screenshots ? { screenshots } : {}),
+      },
+      jobs,
+      shard,
+      onTapeDone: (tape, done, total) => progress.show(`replayed ${done}/${total} tapes${tape.drifts.length ? ` (drift in ${tape.tape})` : ''}`),
+    });
+  } finally {
+    progress.clear();
+  }
+  if (values.json) await writeJson(result, values['json-summary'], io);
+  if (screenshots) io.stderr.write(screenshotLines(result, io.cwd));
+  io.stderr.write(formatReplayText(result, { color }));
+  // The CI formats load only for CI: GitHub annotations, JUnit XML.
+  const ci = io.env.GITHUB_ACTIONS === 'true' || values.out ? await import('../../report/ci-reports.js') : undefined;
+  if (io.env.GITHUB_ACTIONS === 'true') (values.json ? io.stderr : io.stdout).write(ci!.githubAnnotations(result.tapes.map(summariseTape)));
+  if (values.out) {
+    writeFileAtomic(values.out, ci!.junitXml(result.tapes.map(summariseTape), result.durationMs));
+    io.stderr.write(`tapedeck: wrote JUnit XML to ${values.out}\n`);
+  }
+  if (values.report) {
+    const { reportFromRun } = await import('../../report/from-run.js');
+    const { renderHtmlReport } = await import('../../report/html.js');
+    const report = await reportFromRun(result, { startedAt, screenshots: result.tapes.some((t) => t.kind === 'terminal' && t.drifts.length > 0) });
+    writeFileAtomic(values.report, renderHtmlReport(report));
+    io.stderr.write(`tapedeck: wrote the report to ${values.report}\n`);
+  }
+  return result.exitCode;
+}
+
+/** --transport/--url/--socket/--auth-token; undefined for stdio; without --transport, each tape's own. */
+function transportTarget(values: { transport?: string; url?: string; socket?: string; 'auth-token'?: string }): TransportTarget | { transport: 'auto'; authToken?: string } | undefined {
+  const kind = values.transport ?? (values.url ? 'http' : values.socket ? 'unix' : 'auto');
+  if (kind !== 'stdio' && kind !== 'http' && kind !== 'unix' && kind !== 'auto') throw usageError(`replay: --transport must be stdio, http or unix, got ${JSON.stringify(kind)}`);
+  if (kind === 'stdio') {
+    if (values['auth-token'] !== undefined) throw usageError('replay: --auth-token applies to --transport http');
+    return undefined;
+  }
+  if (kind === 'auto') return { transport: 'auto', authToken: values['auth-token'] };
+  if (values.url !== undefined && kind !== 'http') throw usageError('replay: --url goes with --transport http');
+  if (values.socket !== undefined && kind !== 'unix') throw usageError('replay: --socket goes with --transport unix');
+  return { transport: kind, url: values.url, socket: values.socket, authToken: values['auth-token'] };
+}
+
+/** --screenshots and the pixel options; the pixel options alone are a usage error. */
+function screenshotOptions(values: { screenshots: boolean; update: boolean; threshold?: string; 'max-diff-pixels'?: string; 'max-diff-pixel-ratio'?: string; profile?: string }, env: NodeJS.ProcessEnv): ScreenshotCheckpointOptions | undefined {
+  const given = (['threshold', 'max-diff-pixels', 'max-diff-pixel-ratio', 'profile'] as const).filter((k) => values[k] !== undefined);
+  if (!values.screenshots) {
+    if (given.length > 0) throw usageError(`replay: --${given[0]} applies to checkpoint screenshots; add --screenshots`);
+    return undefined;
+  }
+  const fraction = (name: string, value: string | undefined): number | undefined => {
+    if (value === undefined) return undefined;
+    const n = Number(value);
+    if (value.trim() === '' || !(n >= 0 && n <= 1)) throw usageError(`--${name} expects a number from 0 to 1, got ${JSON.stringify(value)}`);
+    return n;
+  };
+  const maxDiffPixels = values['max-diff-pixels'] === undefined ? undefined : parseIntOption('max-diff-pixels', values['max-diff-pixels'], 0, 0);
+  const options: ScreenshotCheckpointOptions = {
+    threshold: fraction('threshold', values.threshold),
+    maxDiffPixels,
+    maxDiffPixelRatio: fraction('max-diff-pixel-ratio', values['max-diff-pixel-ratio']),
+    profile: values.profile,
+    // --update rewrites goldens that differ; otherwise missing ones are written locally, never on CI.
+    updateMode: resolveUpdatePolicy(values.update ? 'all' : undefined, env),
+  };
+  return options;
+}
+
+/** One line per screenshot golden written or rewritten (drifts are in the summary already). */
+function screenshotLines(result: ReplayTapesResult, cwd: string): string {
+  const lines: string[] = [];
+  for (const tape of result.tapes) {
+    for (const shot of (tape as TerminalTapeResult).screenshots ?? []) {
+      const shown = relative(cwd, shot.golden) || shot.golden;
+      if (shot.status === 'written') lines.push(`tapedeck: wrote new screenshot golden ${shown} (marker "${shot.marker}")`);
+      else if (shot.status === 'updated') lines.push(`tapedeck: updated screenshot golden ${shown} (marker "${shot.marker}")`);
+    }
+  }
+  return lines.length ? `${lines.join('\n')}\n` : '';
+}
+
+
+/**
+ * One envelope per drift on stdout (only envelopes: a seed-001 reader expects
+ * nothing else), and a summary line (with terminal counts when terminal tapes
+ * ran) on stderr, or last on stdout with --json-summary.
+ */
+async function writeJson(result: ReplayTapesResult, summaryOnStdout: boolean, io: CliIO): Promise<void> {
+  const { driftToEnvelope } = await import('../../replayer/envelopes.js');
+  const out: string[] = [];
+  for (const tape of result.tapes) for (const d of tape.drifts) out.push(JSON.stringify(driftToEnvelope(d)));
+  const summary = JSON.stringify(runSummary(result));
+  if (summaryOnStdout) out.push(summary);
+  else io.stderr.write(`${summary}\n`);
+  if (out.length > 0) io.stdout.write(`${out.join('\n')}\n`);
+}
+
+function parseHome(value: string | undefined): 'fresh' | 'inherit' {
+  if (value === undefined || value === 'fresh' || value === 'inherit') return value ?? 'fresh';
+  throw usageError(`replay: --home takes fresh or inherit, got ${JSON.stringify(value)}`);
+}

@@ -12,7 +12,7 @@ import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, requireServerCommand } 
 import type { ServerExit } from './server-process.js';
 import { TapeAnswers } from './tape-answers.js';
 import { replaceResponse } from './update.js';
-import { liveBytes, liveCompared, liveText, type LiveResponse } from './live-response.js';
+import { liveBytes, liveCompared, liveText, LiveResponses } from './live-response.js';
 
 /**
  * A protocol replay in four steps, each passing over the tape once: prepare
@@ -63,6 +63,13 @@ export interface PairOutcome {
 
 export interface TapeReplayResult {
   tape: string;
+  /** How many pairs the tape has (what `pairs.length` says, without building them). */
+  pairCount: number;
+  /**
+   * Every pair with its status, request, expected and actual response. Built
+   * from the replay when first read (a protocol replay keeps one byte per pair
+   * that matched, not an object), then kept.
+   */
   pairs: PairOutcome[];
   drifts: Drift[];
   /** Pairs rewritten by --update. */
@@ -94,40 +101,60 @@ export async function replayProtocolTape(source: ProtocolTape | PreparedTape | s
       withDir,
     };
     const answers = new TapeAnswers(prepared, withDir);
+    const live = new LiveResponses(prepared.pairs.length);
     const runs: SessionRun[] = [];
     for (const session of prepared.sessions) {
       if (session.length === 0) continue;
-      const run = options.singleShot ? await driveSingleShot(prepared, session[0], settings) : await driveSession(prepared, session, answers, settings);
+      const run = options.singleShot ? await driveSingleShot(prepared, session[0], settings, live) : await driveSession(prepared, session, answers, settings, live);
       runs.push(run);
       if (run.stop) break; // a stuck or dead server: the rest of the tape is not replayed
     }
 
     // Drifts end up in logs, reports and CI artifacts: secrets in them are shown as placeholders.
     const hide = (text: string) => redactFor(tape, tmpdirToPlaceholder(text, scratch.dir), options.redactEnv ?? [], env);
-    const drifts = compareOnce(prepared, runs, settings, normaliser, hide, options.singleShot ?? false);
-    const exchanges = runs.length === 1 ? runs[0].exchanges : new Map<number, LiveResponse>();
-    if (runs.length > 1) for (const r of runs) for (const [i, ex] of r.exchanges) exchanges.set(i, ex);
-    const live = (i: number) => {
-      const ex = exchanges.get(i);
+    const drifts = compareOnce(prepared, runs, live, settings, normaliser, hide, options.singleShot ?? false);
+    const liveOf = (i: number) => {
+      const ex = live.get(i);
       return ex ? liveBytes(ex, withDir(prepared.pairs[i].expected)) : undefined;
     };
-    const accepted = acceptLive(tape, drifts, live, hide, options);
+    const accepted = acceptLive(tape, drifts, liveOf, hide, options);
     const stoppedAt = runs.find((r) => r.stop)?.stop?.pair ?? prepared.pairs.length;
     const driftedPairs = new Set(drifts.map((d) => d.pair - 1));
-    const pairs: PairOutcome[] = prepared.pairs.map((p, i) => {
-      const ex = exchanges.get(i);
-      const expected = withDir(p.expected);
-      const actual = ex ? liveText(ex, expected) : undefined;
-      const notRun = i >= stoppedAt || (actual === undefined && !answers.sent.has(i));
-      return { pair: i + 1, line: p.pair.line, request: p.pair.request, status: driftedPairs.has(i) ? 'drifted' : notRun ? 'not-run' : 'ok', expected, actual };
-    });
-    return { tape: tape.path, pairs, drifts, ...accepted, serverExit: runs[runs.length - 1]?.exit, durationMs: performance.now() - started };
+    const outcomes = (): PairOutcome[] =>
+      prepared.pairs.map((p, i) => {
+        const ex = live.get(i);
+        const expected = withDir(p.expected);
+        const actual = ex ? liveText(ex, expected) : undefined;
+        const notRun = i >= stoppedAt || (actual === undefined && !answers.sent.has(i));
+        return { pair: i + 1, line: p.pair.line, request: p.pair.request, status: driftedPairs.has(i) ? 'drifted' : notRun ? 'not-run' : 'ok', expected, actual };
+      });
+    const result = { tape: tape.path, pairCount: prepared.pairs.length, drifts, ...accepted, serverExit: runs[runs.length - 1]?.exit, durationMs: performance.now() - started };
+    return withLazyPairs(result, outcomes);
   } finally {
     scratch.cleanup();
   }
 }
 
-function compareOnce(prepared: PreparedTape, runs: SessionRun[], s: DriveSettings, normaliser: Normaliser, hide: (t: string) => string, singleShot: boolean): Drift[] {
+/**
+ * `pairs` as a property built when first read, then kept as a plain value:
+ * enumerable, so spreading or serialising the result still shows it.
+ */
+export function withLazyPairs(result: Omit<TapeReplayResult, 'pairs'>, build: () => PairOutcome[]): TapeReplayResult {
+  return Object.defineProperty(result, 'pairs', {
+    enumerable: true,
+    configurable: true,
+    get(this: TapeReplayResult) {
+      const value = build();
+      Object.defineProperty(this, 'pairs', { value, enumerable: true, configurable: true, writable: true });
+      return value;
+    },
+    set(this: TapeReplayResult, value: PairOutcome[]) {
+      Object.defineProperty(this, 'pairs', { value, enumerable: true, configurable: true, writable: true });
+    },
+  }) as TapeReplayResult;
+}
+
+function compareOnce(prepared: PreparedTape, runs: SessionRun[], live: LiveResponses, s: DriveSettings, normaliser: Normaliser, hide: (t: string) => string, singleShot: boolean): Drift[] {
   const tape = prepared.tape;
   const driftAt = (index: number, code: Drift['code'], title: string, details: string[], actual?: string): Drift => {
     const p = prepared.pairs[index];
@@ -156,10 +183,10 @@ function compareOnce(prepared: PreparedTape, runs: SessionRun[], s: DriveSetting
   let anyRpc = false;
   let last: ComparedPair | undefined;
   for (const run of runs) {
-    const indexes = [...run.exchanges.keys()].sort((a, b) => a - b);
+    const indexes = run.received.sort((a, b) => a - b);
     for (const i of indexes) {
       if (run.stop && i >= run.stop.pair) continue;
-      const ex = run.exchanges.get(i)!;
+      const ex = live.get(i)!;
       const p = prepared.pairs[i];
       const expected = s.withDir(p.expected);
       const actual = liveCompared(ex, expected);

@@ -161,7 +161,7 @@ export async function replayOverTransport(source: ProtocolTape | PreparedTape | 
     rmSync(`${tape.path}.new`, { force: true });
   }
   const serverExit = server?.exit ? { code: server.exit.code, signal: server.exit.signal } : undefined;
-  return { tape: tape.path, pairs, drifts, updatedPairs, pendingPath, serverExit, durationMs: performance.now() - started };
+  return { tape: tape.path, pairCount: pairs.length, pairs, drifts, updatedPairs, pendingPath, serverExit, durationMs: performance.now() - started };
 }
 
 /** JSON-RPC requests compare their own response apart from server messages (as over stdio); seed 000 compares bytes. */

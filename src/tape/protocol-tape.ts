@@ -115,7 +115,30 @@ function parsePairLine(file: string, { line, text, byteStart, byteEnd }: Numbere
     if (typeof obj.response_base64 !== 'string') throw bad('"response_base64" must be a string');
     responseBytes = Buffer.from(obj.response_base64, 'base64');
   }
-  return { request: obj.request, response: obj.response, responseBytes, line, byteStart, byteEnd, raw: text };
+  // A line that is exactly what formatPair writes (most are) is not kept: it is written again when read.
+  const stored = responseBytes === undefined && text === formatPair(obj.request, obj.response) ? undefined : text;
+  return new ReadPair(obj.request, obj.response, responseBytes, line, byteStart, byteEnd, stored);
+}
+
+/**
+ * A pair as read: `raw` is the stored line only when formatPair would not give
+ * it back byte for byte (other keys, other escaping, response_base64), so a
+ * 50,000-pair tape does not hold every line a second time.
+ */
+class ReadPair implements TapePair {
+  constructor(
+    readonly request: string,
+    readonly response: string,
+    readonly responseBytes: Buffer | undefined,
+    readonly line: number,
+    readonly byteStart: number,
+    readonly byteEnd: number,
+    private readonly stored: string | undefined,
+  ) {}
+
+  get raw(): string {
+    return this.stored ?? formatPair(this.request, this.response);
+  }
 }
 
 /** A JSON message line (one starting with { or [) nested past the limit: nothing could compare it. */

@@ -49,6 +49,8 @@ export async function driveSession(prepared: PreparedTape, session: readonly num
   const framer = new ResponseFramer(s.boundary, {
     takePartial: () => server?.takePartial(),
     onComplete: (ex) => {
+      // The next request goes first: the server works on it while this response is compared.
+      onExchange(ex);
       const pair = pairOfExchange.get(ex.index);
       if (pair !== undefined) {
         pairOfExchange.delete(ex.index);
@@ -57,15 +59,14 @@ export async function driveSession(prepared: PreparedTape, session: readonly num
         live.set(pair, liveResponse(ex, s.withDir(p.expected), p.pair.responseBytes !== undefined));
         received.push(pair);
       }
-      onExchange(ex);
     },
   });
   const add = (pair: number | undefined, text: string, expectsOutput: boolean): Exchange | undefined => {
+    // Written before it is registered (no output is read in between): the server starts on it sooner.
+    if (text.trim() !== '') server!.write(`${text}\n`); // a blank line is no request
     const index = framer.nextRequestIndex;
     if (pair !== undefined) pairOfExchange.set(index, pair);
-    const ex = framer.addRequest(text, { expectsOutput });
-    if (ex) server!.write(`${text}\n`); // a blank line is no request
-    return ex;
+    return framer.addRequest(text, { expectsOutput });
   };
 
   let bytes = 0;

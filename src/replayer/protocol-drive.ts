@@ -1,5 +1,5 @@
 import { type Boundary, type Exchange, ResponseFramer } from '../core/boundary.js';
-import type { PreparedTape } from './protocol-prepare.js';
+import type { PreparedPair, PreparedTape } from './protocol-prepare.js';
 import { ServerProcess, type ServerExit } from './server-process.js';
 import type { TapeAnswers } from './tape-answers.js';
 import { lineCount, liveResponse, type LiveResponses } from './live-response.js';
@@ -43,7 +43,8 @@ export interface SessionRun {
 
 export async function driveSession(prepared: PreparedTape, session: readonly number[], answers: TapeAnswers, s: DriveSettings, live: LiveResponses): Promise<SessionRun> {
   const received: number[] = [];
-  const pairOfExchange = new Map<number, number>();
+  /** Exchange index → the pair it sends (decoded once, kept while its response is awaited). */
+  const pairOfExchange = new Map<number, { index: number; p: PreparedPair }>();
   let onExchange: (ex: Exchange) => void = () => {};
   let server: ServerProcess | undefined;
   const framer = new ResponseFramer(s.boundary, {
@@ -51,21 +52,20 @@ export async function driveSession(prepared: PreparedTape, session: readonly num
     onComplete: (ex) => {
       // The next request goes first: the server works on it while this response is compared.
       onExchange(ex);
-      const pair = pairOfExchange.get(ex.index);
-      if (pair !== undefined) {
+      const sent = pairOfExchange.get(ex.index);
+      if (sent !== undefined) {
         pairOfExchange.delete(ex.index);
-        const p = prepared.pairs[pair];
         // Compared bytes first and kept compactly: its buffers go now.
-        live.set(pair, liveResponse(ex, s.withDir(p.expected), p.pair.responseBytes !== undefined));
-        received.push(pair);
+        live.set(sent.index, liveResponse(ex, s.withDir(sent.p.expected), sent.p.pair.responseBytes !== undefined));
+        received.push(sent.index);
       }
     },
   });
-  const add = (pair: number | undefined, text: string, expectsOutput: boolean): Exchange | undefined => {
+  const add = (pair: number | undefined, text: string, expectsOutput: boolean, p = pair === undefined ? undefined : prepared.at(pair)): Exchange | undefined => {
     // Written before it is registered (no output is read in between): the server starts on it sooner.
     if (text.trim() !== '') server!.write(`${text}\n`); // a blank line is no request
     const index = framer.nextRequestIndex;
-    if (pair !== undefined) pairOfExchange.set(index, pair);
+    if (pair !== undefined) pairOfExchange.set(index, { index: pair, p: p! });
     return framer.addRequest(text, { expectsOutput });
   };
 
@@ -120,8 +120,8 @@ export async function driveSession(prepared: PreparedTape, session: readonly num
         if (answers.sent.has(index)) continue; // an answer already given to the server's request
         answers.sent.add(index);
         bytes = 0;
-        const p = prepared.pairs[index];
-        const ex = add(index, s.withDir(p.send), p.expected !== '');
+        const p = prepared.at(index);
+        const ex = add(index, s.withDir(p.send), p.expected !== '', p);
         if (!ex || ex.complete) continue; // a notification or an answer: nothing to wait for
         current = { pair: index, ex };
         deadline = performance.now() + s.timeoutMs;
@@ -175,7 +175,7 @@ function fewerLinesThanRecorded(prepared: PreparedTape, session: readonly number
   for (const i of session) {
     const ex = responses.get(i);
     if (ex?.same) continue; // the recorded text itself: as many lines as recorded
-    recorded += lineCount(prepared.pairs[i].expected);
+    recorded += lineCount(prepared.at(i).expected);
     live += ex ? ex.lines : 1;
   }
   return live < recorded;
@@ -202,7 +202,8 @@ export async function driveSingleShot(prepared: PreparedTape, pair: number, s: D
     },
     onPartial: (tail) => chunks.push(tail),
   });
-  server.write(`${s.withDir(prepared.pairs[pair].send)}\n`);
+  const p = prepared.at(pair);
+  server.write(`${s.withDir(p.send)}\n`);
   server.closeStdin();
   let timer: NodeJS.Timeout | undefined;
   const timedOut = await Promise.race([
@@ -212,13 +213,12 @@ export async function driveSingleShot(prepared: PreparedTape, pair: number, s: D
   clearTimeout(timer);
   const partial = timedOut ? server.peekPartial() : Buffer.alloc(0);
   const exit = await server.stop(0);
-  const ex: Exchange = { index: 0, request: prepared.pairs[pair].send, rule: { kind: 'done' }, chunks, complete: true, endedBy: 'boundary' };
+  const ex: Exchange = { index: 0, request: p.send, rule: { kind: 'done' }, chunks, complete: true, endedBy: 'boundary' };
   const stop: Stop | undefined = overLimit
     ? { pair, reason: 'limit', received: ends(chunks), total: bytes }
     : timedOut
       ? { pair, reason: 'timeout', received: Buffer.concat([...chunks, partial]) }
       : undefined;
-  const p = prepared.pairs[pair];
   if (!stop) live.set(pair, liveResponse(ex, s.withDir(p.expected), p.pair.responseBytes !== undefined));
   return { received: stop ? [] : [pair], stop, trailing: '', exit, stderrTail: server.stderrTail() };
 }

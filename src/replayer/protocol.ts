@@ -6,13 +6,13 @@ import type { Boundary } from '../core/boundary.js';
 import { comparePairs, type ComparedPair, explainDifference } from './compare.js';
 import { driveSession, driveSingleShot, type DriveSettings, type SessionRun, type Stop } from './protocol-drive.js';
 import { prepareProtocolTape, tmpdirToPlaceholder, withTmpdir, type PreparedTape } from './protocol-prepare.js';
-import { acceptLive, redactFor } from './protocol-accept.js';
+import { acceptLive, redactFor, redactWith } from './protocol-accept.js';
 import { openScratch } from './scratch.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, requireServerCommand } from './settings.js';
 import type { ServerExit } from './server-process.js';
 import { TapeAnswers } from './tape-answers.js';
 import { replaceResponse } from './update.js';
-import { liveBytes, liveCompared, liveText, LiveResponses } from './live-response.js';
+import { liveBytes, liveCompared, liveText, LiveResponses, type LiveResponse } from './live-response.js';
 
 /**
  * A protocol replay in four steps, each passing over the tape once: prepare
@@ -101,7 +101,7 @@ export async function replayProtocolTape(source: ProtocolTape | PreparedTape | s
       withDir,
     };
     const answers = new TapeAnswers(prepared, withDir);
-    const live = new LiveResponses(prepared.pairs.length);
+    const live = new LiveResponses(prepared.count);
     const runs: SessionRun[] = [];
     for (const session of prepared.sessions) {
       if (session.length === 0) continue;
@@ -111,24 +111,25 @@ export async function replayProtocolTape(source: ProtocolTape | PreparedTape | s
     }
 
     // Drifts end up in logs, reports and CI artifacts: secrets in them are shown as placeholders.
-    const hide = (text: string) => redactFor(tape, tmpdirToPlaceholder(text, scratch.dir), options.redactEnv ?? [], env);
+    const hide = (text: string) => redactWith(prepared.secrets, tmpdirToPlaceholder(text, scratch.dir), options.redactEnv ?? [], env);
     const drifts = compareOnce(prepared, runs, live, settings, normaliser, hide, options.singleShot ?? false);
     const liveOf = (i: number) => {
       const ex = live.get(i);
-      return ex ? liveBytes(ex, withDir(prepared.pairs[i].expected)) : undefined;
+      return ex ? liveBytes(ex, withDir(prepared.at(i).expected)) : undefined;
     };
     const accepted = acceptLive(tape, drifts, liveOf, hide, options);
-    const stoppedAt = runs.find((r) => r.stop)?.stop?.pair ?? prepared.pairs.length;
+    const stoppedAt = runs.find((r) => r.stop)?.stop?.pair ?? prepared.count;
     const driftedPairs = new Set(drifts.map((d) => d.pair - 1));
     const outcomes = (): PairOutcome[] =>
-      prepared.pairs.map((p, i) => {
+      Array.from({ length: prepared.count }, (_, i) => {
+        const p = prepared.at(i);
         const ex = live.get(i);
         const expected = withDir(p.expected);
         const actual = ex ? liveText(ex, expected) : undefined;
         const notRun = i >= stoppedAt || (actual === undefined && !answers.sent.has(i));
         return { pair: i + 1, line: p.pair.line, request: p.pair.request, status: driftedPairs.has(i) ? 'drifted' : notRun ? 'not-run' : 'ok', expected, actual };
       });
-    const result = { tape: tape.path, pairCount: prepared.pairs.length, drifts, ...accepted, serverExit: runs[runs.length - 1]?.exit, durationMs: performance.now() - started };
+    const result = { tape: tape.path, pairCount: prepared.count, drifts, ...accepted, serverExit: runs[runs.length - 1]?.exit, durationMs: performance.now() - started };
     return withLazyPairs(result, outcomes);
   } finally {
     scratch.cleanup();
@@ -157,7 +158,7 @@ export function withLazyPairs(result: Omit<TapeReplayResult, 'pairs'>, build: ()
 function compareOnce(prepared: PreparedTape, runs: SessionRun[], live: LiveResponses, s: DriveSettings, normaliser: Normaliser, hide: (t: string) => string, singleShot: boolean): Drift[] {
   const tape = prepared.tape;
   const driftAt = (index: number, code: Drift['code'], title: string, details: string[], actual?: string): Drift => {
-    const p = prepared.pairs[index];
+    const p = prepared.at(index);
     const expected = s.withDir(p.expected);
     return {
       code,
@@ -181,27 +182,35 @@ function compareOnce(prepared: PreparedTape, runs: SessionRun[], live: LiveRespo
   const compared: ComparedPair[] = [];
   const actualOf = new Map<number, string>();
   let anyRpc = false;
-  let last: ComparedPair | undefined;
+  // An identical pair is decoded from the tape only if it is a session's last and something trailed it.
+  const comparedOf = (index: number, ex: LiveResponse): ComparedPair => {
+    const p = prepared.at(index);
+    const expected = s.withDir(p.expected);
+    return { index, expected, actual: liveCompared(ex, expected), rule: ex.rule, awaitingId: ex.same ? undefined : ex.awaitingId, normaliser: p.normaliser };
+  };
+  let last: { index: number; ex: LiveResponse; compared?: ComparedPair } | undefined;
   for (const run of runs) {
     const indexes = run.received.sort((a, b) => a - b);
     for (const i of indexes) {
       if (run.stop && i >= run.stop.pair) continue;
       const ex = live.get(i)!;
-      const p = prepared.pairs[i];
-      const expected = s.withDir(p.expected);
-      const actual = liveCompared(ex, expected);
       anyRpc ||= ex.rule.kind === 'jsonrpc';
-      last = { index: i, expected, actual, rule: ex.rule, awaitingId: ex.same ? undefined : ex.awaitingId, normaliser: p.normaliser };
+      last = { index: i, ex };
       if (!ex.same) {
-        compared.push(last);
-        actualOf.set(i, actual);
+        last.compared = comparedOf(i, ex);
+        compared.push(last.compared);
+        actualOf.set(i, last.compared.actual);
       }
-      if (singleShot) drifts.push(...exitCodeDrift(p.expected, run.exit, (title, details) => driftAt(i, 'TD1001', title, details, actual)));
+      if (singleShot) {
+        const c = (last.compared ??= comparedOf(i, ex));
+        drifts.push(...exitCodeDrift(prepared.at(i).expected, run.exit, (title, details) => driftAt(i, 'TD1001', title, details, c.actual)));
+      }
     }
     if (last && !run.stop && run.trailing) {
-      last.trailing = run.trailing;
-      if (compared[compared.length - 1] !== last) compared.push(last);
-      actualOf.set(last.index, last.actual);
+      const c = (last.compared ??= comparedOf(last.index, last.ex));
+      c.trailing = run.trailing;
+      if (compared[compared.length - 1] !== c) compared.push(c);
+      actualOf.set(c.index, c.actual);
     }
     if (run.stop) drifts.push(stopDrift(run.stop, run, prepared, s, driftAt, hide));
   }
@@ -211,7 +220,7 @@ function compareOnce(prepared: PreparedTape, runs: SessionRun[], live: LiveRespo
 
 function stopDrift(stop: Stop, run: SessionRun, prepared: PreparedTape, s: DriveSettings, driftAt: (i: number, code: Drift['code'], title: string, details: string[], actual?: string) => Drift, hide: (t: string) => string): Drift {
   const actual = stop.received.toString('utf8');
-  const rest = prepared.pairs.length - stop.pair - 1;
+  const rest = prepared.count - stop.pair - 1;
   const visible = hide(actual); // redacted before it is cut: a secret across the cut would leave a fragment
   const shown = actual === '' ? '(nothing)' : `${stop.total ?? stop.received.length} bytes: ${JSON.stringify(visible.length > 500 ? `${visible.slice(0, 250)}…${visible.slice(-250)}` : visible)}`;
   if (stop.reason === 'limit') {
@@ -248,4 +257,4 @@ function exitCodeDrift(expected: string, exit: ServerExit, drift: (title: string
   return [drift(`exit code ${exit.code ?? describeExit(exit.code, exit.signal)}, recorded ${code}`, [`the recorded done line says exit_code ${code}; the single-shot server exited ${describeExit(exit.code, exit.signal)}`])];
 }
 
-export { explainDifference, redactFor };
+export { explainDifference, redactFor, redactWith };

@@ -19,7 +19,7 @@ export class TapeAnswers {
     private readonly prepared: PreparedTape,
     private readonly withDir: (text: string) => string = (t) => t,
   ) {
-    this.sent = new PairSet(prepared.pairs.length);
+    this.sent = new PairSet(prepared.count);
   }
 
   /** For a live server line: what to send back, and the pair it is (if from the tape). */
@@ -37,7 +37,7 @@ export class TapeAnswers {
     const q = this.prepared.serverRequests[k].answerPair;
     if (q === undefined || this.sent.has(q)) return undefined; // the recorded client never answered, or it went already
     this.sent.add(q);
-    const recorded = this.withDir(this.prepared.pairs[q].send);
+    const recorded = this.withDir(this.prepared.at(q).send);
     return { text: msg.id === this.prepared.serverRequests[k].id ? recorded : withId(recorded, msg.id), pair: q };
   }
 }

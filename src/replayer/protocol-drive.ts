@@ -113,6 +113,8 @@ export async function driveSession(prepared: PreparedTape, session: readonly num
       if (left > 0) timer = setTimeout(onTimer, left);
       else finish({ pair: current.pair, reason: 'timeout', received: receivedSoFar(current.ex) });
     };
+    // The pair after the one in flight, decoded while the server answers (not between its answer and the next request).
+    let ahead: { k: number; p: PreparedPair } | undefined;
     const sendNext = () => {
       current = undefined;
       while (++k < session.length) {
@@ -120,12 +122,13 @@ export async function driveSession(prepared: PreparedTape, session: readonly num
         if (answers.sent.has(index)) continue; // an answer already given to the server's request
         answers.sent.add(index);
         bytes = 0;
-        const p = prepared.at(index);
+        const p = ahead?.k === k ? ahead.p : prepared.at(index);
         const ex = add(index, s.withDir(p.send), p.expected !== '', p);
         if (!ex || ex.complete) continue; // a notification or an answer: nothing to wait for
         current = { pair: index, ex };
         deadline = performance.now() + s.timeoutMs;
         timer ??= setTimeout(onTimer, s.timeoutMs);
+        ahead = k + 1 < session.length ? { k: k + 1, p: prepared.at(session[k + 1]) } : undefined;
         return;
       }
       finish(undefined);

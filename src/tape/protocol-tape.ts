@@ -102,7 +102,7 @@ class BytesPairStore implements PairStore {
     const text = this.bytes.toString('utf8', start, end);
     const obj = JSON.parse(text) as { request: string; response: string; response_base64?: string };
     const responseBytes = obj.response_base64 === undefined ? undefined : Buffer.from(obj.response_base64, 'base64');
-    return new ReadPair(obj.request, obj.response, responseBytes, line, start, end, text);
+    return { request: obj.request, response: obj.response, responseBytes, line, byteStart: start, byteEnd: end, raw: text };
   }
 
   get tape(): ProtocolTape {
@@ -164,7 +164,7 @@ class TapeLines {
     if (!l.terminated) {
       let pair: TapePair;
       try {
-        pair = parsePairLine(this.path, l, this.maxDepth, this.onPair !== undefined);
+        pair = parsePairLine(this.path, l, this.maxDepth);
       } catch (err) {
         if (!(err instanceof TapedeckError) || err.code !== 'TD2001') throw err;
         this.partialLine = l.line;
@@ -173,7 +173,7 @@ class TapeLines {
       this.keep(pair);
       return;
     }
-    this.keep(parsePairLine(this.path, l, this.maxDepth, this.onPair !== undefined));
+    this.keep(parsePairLine(this.path, l, this.maxDepth));
   }
 
   private keep(pair: TapePair): void {
@@ -192,7 +192,7 @@ class TapeLines {
   }
 }
 
-function parsePairLine(file: string, { line, text, byteStart, byteEnd }: NumberedLine, maxDepth: number, passing = false): TapePair {
+function parsePairLine(file: string, { line, text, byteStart, byteEnd }: NumberedLine, maxDepth: number): TapePair {
   const bad = (what: string) =>
     new TapedeckError('TD2001', `not a valid tape pair: ${what}`, { location: { file, line } });
   let value: unknown;
@@ -214,31 +214,7 @@ function parsePairLine(file: string, { line, text, byteStart, byteEnd }: Numbere
     if (typeof obj.response_base64 !== 'string') throw bad('"response_base64" must be a string');
     responseBytes = Buffer.from(obj.response_base64, 'base64');
   }
-  // A line that is exactly what formatPair writes (most are) is not kept: it is written again when read.
-  // (A pair only passing through keeps its line: it goes as soon as it has been looked at.)
-  const stored = passing || responseBytes !== undefined || text !== formatPair(obj.request, obj.response) ? text : undefined;
-  return new ReadPair(obj.request, obj.response, responseBytes, line, byteStart, byteEnd, stored);
-}
-
-/**
- * A pair as read: `raw` is the stored line only when formatPair would not give
- * it back byte for byte (other keys, other escaping, response_base64), so a
- * 50,000-pair tape does not hold every line a second time.
- */
-class ReadPair implements TapePair {
-  constructor(
-    readonly request: string,
-    readonly response: string,
-    readonly responseBytes: Buffer | undefined,
-    readonly line: number,
-    readonly byteStart: number,
-    readonly byteEnd: number,
-    private readonly stored: string | undefined,
-  ) {}
-
-  get raw(): string {
-    return this.stored ?? formatPair(this.request, this.response);
-  }
+  return { request: obj.request, response: obj.response, responseBytes, line, byteStart, byteEnd, raw: text };
 }
 
 /** A JSON message line (one starting with { or [) nested past the limit: nothing could compare it. */

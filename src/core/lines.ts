@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { limit, limitError } from './limits.js';
 
 /**
@@ -146,6 +147,38 @@ export async function eachNumberedLine(path: string, onLine: (line: NumberedLine
   const last = lines.end();
   if (last) onLine(last);
 }
+
+/**
+ * The same, keeping the file: read straight into one buffer of the file's size
+ * (no buffer per chunk), which is returned; each line's offsets index into it.
+ */
+export async function eachNumberedLineKept(path: string, onLine: (line: NumberedLine) => void, maxLineBytes = limit('maxLineBytes')): Promise<Buffer> {
+  const lines = new NumberedChunks(path, maxLineBytes);
+  const file = await open(path, 'r');
+  try {
+    let buf = Buffer.allocUnsafeSlow((await file.stat()).size);
+    let length = 0;
+    for (;;) {
+      let { bytesRead } = await file.read(buf, length, Math.min(CHUNK, buf.length - length), null);
+      if (length === buf.length) {
+        // Full: at the end, or a file that grew since its size was taken (a pipe has size 0).
+        const more = Buffer.allocUnsafe(CHUNK);
+        bytesRead = (await file.read(more, 0, CHUNK, null)).bytesRead;
+        if (bytesRead > 0) buf = Buffer.concat([buf, more.subarray(0, bytesRead)], Math.max(2 * buf.length, length + CHUNK));
+      }
+      if (bytesRead === 0) break;
+      for (const l of lines.push(buf.subarray(length, length + bytesRead))) onLine(l);
+      length += bytesRead;
+    }
+    const last = lines.end();
+    if (last) onLine(last);
+    return buf.subarray(0, length);
+  } finally {
+    await file.close();
+  }
+}
+
+const CHUNK = 256 * 1024;
 
 /** The same over bytes already in memory (a re-read under a lock). */
 export function* numberedLinesOf(buf: Buffer): Generator<NumberedLine> {

@@ -79,7 +79,7 @@ export async function toReplayCleanly(this: State, received: unknown, command?: 
   const target = opts.transport ?? (recordedOn ? { transport: recordedOn } : undefined);
   const result = target ? await (await import('../replayer/transport-replay.js')).replayOverTransport(tape, { ...base, target }) : await replayProtocolTape(tape, base);
   recordGolden({ status: result.updatedPairs > 0 ? 'updated' : result.pendingPath ? 'mismatch' : 'matched', artifacts: result.pendingPath ? [result.pendingPath] : [] }, tape);
-  return replayVerdict(shown(tape), unacceptedDrifts(result), `${result.pairs.length} pairs`, result.pendingPath);
+  return replayVerdict(shown(tape), unacceptedDrifts(result), `${result.pairCount} pairs`, result.pendingPath);
 }
 
 /**

@@ -64,6 +64,41 @@ export function liveText(r: LiveResponse, expected: string): string {
   return r.same ? expected : r.bytes.toString('utf8');
 }
 
+/**
+ * The live responses of one tape's replay, by pair index, in one place for all
+ * its sessions. A same response is one byte (which shared SameResponse) instead
+ * of a map entry: a 50,000-pair replay keeps 50 KB here, not a map of 50,000.
+ */
+export class LiveResponses {
+  /** 0: none yet; k > 0: same, the (k-1)-th shared SameResponse; DIFFERENT: in `different`. */
+  private readonly state: Uint8Array;
+  private readonly sames: SameResponse[] = [];
+  private readonly different = new Map<number, LiveResponse>();
+
+  constructor(pairs: number) {
+    this.state = new Uint8Array(pairs);
+  }
+
+  set(pair: number, r: LiveResponse): void {
+    let k = r.same ? this.sames.indexOf(r) : -1;
+    if (r.same && k === -1 && this.sames.length < DIFFERENT - 1) k = this.sames.push(r) - 1;
+    if (k === -1) {
+      this.different.set(pair, r);
+      this.state[pair] = DIFFERENT;
+    } else {
+      this.different.delete(pair);
+      this.state[pair] = k + 1;
+    }
+  }
+
+  get(pair: number): LiveResponse | undefined {
+    const k = this.state[pair];
+    return k === 0 ? undefined : k === DIFFERENT ? this.different.get(pair) : this.sames[k - 1];
+  }
+}
+
+const DIFFERENT = 255;
+
 /** `text.split('\n').length` without the array. */
 export function lineCount(text: string): number {
   let n = 1;

@@ -46,7 +46,12 @@ export function acceptLive(
 
 /** Redacts a live response with the tape's own placeholders plus any requested names. */
 export function redactFor(tape: ProtocolTape, live: string, extra: readonly string[], env: NodeJS.ProcessEnv): string {
-  const names = new Set([...extra, ...tapeSecrets(tape)]);
+  return redactWith(tapeSecrets(tape), live, extra, env);
+}
+
+/** The same, with the tape's placeholder names already known (a prepared tape has them). */
+export function redactWith(secrets: readonly string[], live: string, extra: readonly string[], env: NodeJS.ProcessEnv): string {
+  const names = new Set([...extra, ...secrets]);
   return names.size === 0 ? live : redact(live, [...names], env);
 }
 

@@ -1,8 +1,8 @@
 import { type Boundary, type Exchange, ResponseFramer } from '../core/boundary.js';
-import type { PreparedTape } from './protocol-prepare.js';
+import type { PreparedPair, PreparedTape } from './protocol-prepare.js';
 import { ServerProcess, type ServerExit } from './server-process.js';
 import type { TapeAnswers } from './tape-answers.js';
-import { lineCount, liveResponse, type LiveResponse } from './live-response.js';
+import { lineCount, liveResponse, type LiveResponses } from './live-response.js';
 
 /**
  * The second step of a protocol replay: one session of a tape against one
@@ -32,8 +32,8 @@ export interface Stop {
 }
 
 export interface SessionRun {
-  /** Pair index → what its live response was. */
-  exchanges: Map<number, LiveResponse>;
+  /** The pairs whose live response came (kept in the tape's LiveResponses), in the order they ended. */
+  received: number[];
   stop?: Stop;
   /** Server output after the last exchange ended. */
   trailing: string;
@@ -41,30 +41,32 @@ export interface SessionRun {
   stderrTail: string;
 }
 
-export async function driveSession(prepared: PreparedTape, session: readonly number[], answers: TapeAnswers, s: DriveSettings): Promise<SessionRun> {
-  const exchanges = new Map<number, LiveResponse>();
-  const pairOfExchange = new Map<number, number>();
+export async function driveSession(prepared: PreparedTape, session: readonly number[], answers: TapeAnswers, s: DriveSettings, live: LiveResponses): Promise<SessionRun> {
+  const received: number[] = [];
+  /** Exchange index → the pair it sends (decoded once, kept while its response is awaited). */
+  const pairOfExchange = new Map<number, { index: number; p: PreparedPair }>();
   let onExchange: (ex: Exchange) => void = () => {};
   let server: ServerProcess | undefined;
   const framer = new ResponseFramer(s.boundary, {
     takePartial: () => server?.takePartial(),
     onComplete: (ex) => {
-      const pair = pairOfExchange.get(ex.index);
-      if (pair !== undefined) {
-        pairOfExchange.delete(ex.index);
-        const p = prepared.pairs[pair];
-        // Compared bytes first and kept compactly: its buffers go now.
-        exchanges.set(pair, liveResponse(ex, s.withDir(p.expected), p.pair.responseBytes !== undefined));
-      }
+      // The next request goes first: the server works on it while this response is compared.
       onExchange(ex);
+      const sent = pairOfExchange.get(ex.index);
+      if (sent !== undefined) {
+        pairOfExchange.delete(ex.index);
+        // Compared bytes first and kept compactly: its buffers go now.
+        live.set(sent.index, liveResponse(ex, s.withDir(sent.p.expected), sent.p.pair.responseBytes !== undefined));
+        received.push(sent.index);
+      }
     },
   });
-  const add = (pair: number | undefined, text: string, expectsOutput: boolean): Exchange | undefined => {
+  const add = (pair: number | undefined, text: string, expectsOutput: boolean, p = pair === undefined ? undefined : prepared.at(pair)): Exchange | undefined => {
+    // Written before it is registered (no output is read in between): the server starts on it sooner.
+    if (text.trim() !== '') server!.write(`${text}\n`); // a blank line is no request
     const index = framer.nextRequestIndex;
-    if (pair !== undefined) pairOfExchange.set(index, pair);
-    const ex = framer.addRequest(text, { expectsOutput });
-    if (ex) server!.write(`${text}\n`); // a blank line is no request
-    return ex;
+    if (pair !== undefined) pairOfExchange.set(index, { index: pair, p: p! });
+    return framer.addRequest(text, { expectsOutput });
   };
 
   let bytes = 0;
@@ -88,14 +90,13 @@ export async function driveSession(prepared: PreparedTape, session: readonly num
     trailing = framer.finish();
   });
 
-  const pairs = session.map((i) => ({ index: i, send: s.withDir(prepared.pairs[i].send), expectsOutput: prepared.pairs[i].expected !== '' }));
   const stop = await new Promise<Stop | undefined>((resolve) => {
     let k = -1;
     let current: { pair: number; ex: Exchange } | undefined;
     let timer: NodeJS.Timeout | undefined;
     let deadline = 0;
     let finished = false;
-    const received = (ex: Exchange | undefined) => Buffer.concat([...(ex?.chunks ?? []), server!.peekPartial()]);
+    const receivedSoFar = (ex: Exchange | undefined) => Buffer.concat([...(ex?.chunks ?? []), server!.peekPartial()]);
     const finish = (result: Stop | undefined) => {
       if (finished) return;
       finished = true;
@@ -110,45 +111,49 @@ export async function driveSession(prepared: PreparedTape, session: readonly num
       if (finished || !current) return;
       const left = deadline - performance.now();
       if (left > 0) timer = setTimeout(onTimer, left);
-      else finish({ pair: current.pair, reason: 'timeout', received: received(current.ex) });
+      else finish({ pair: current.pair, reason: 'timeout', received: receivedSoFar(current.ex) });
     };
+    // The pair after the one in flight, decoded while the server answers (not between its answer and the next request).
+    let ahead: { k: number; p: PreparedPair } | undefined;
     const sendNext = () => {
       current = undefined;
-      while (++k < pairs.length) {
-        const p = pairs[k];
-        if (answers.sent.has(p.index)) continue; // an answer already given to the server's request
-        answers.sent.add(p.index);
+      while (++k < session.length) {
+        const index = session[k];
+        if (answers.sent.has(index)) continue; // an answer already given to the server's request
+        answers.sent.add(index);
         bytes = 0;
-        const ex = add(p.index, p.send, p.expectsOutput);
+        const p = ahead?.k === k ? ahead.p : prepared.at(index);
+        const ex = add(index, s.withDir(p.send), p.expected !== '', p);
         if (!ex || ex.complete) continue; // a notification or an answer: nothing to wait for
-        current = { pair: p.index, ex };
+        current = { pair: index, ex };
         deadline = performance.now() + s.timeoutMs;
         timer ??= setTimeout(onTimer, s.timeoutMs);
+        ahead = k + 1 < session.length ? { k: k + 1, p: prepared.at(session[k + 1]) } : undefined;
         return;
       }
       finish(undefined);
     };
     // Over the limit only the ends are kept for the report: memory stays near the limit, not a multiple.
-    overLimit = () => finish({ pair: current?.pair ?? pairs[Math.max(0, k)]?.index ?? 0, reason: 'limit', received: ends([...(current?.ex.chunks ?? []), server!.discardOutput(ENDS_BYTES)]), total: bytes });
+    overLimit = () => finish({ pair: current?.pair ?? session[Math.max(0, k)] ?? 0, reason: 'limit', received: ends([...(current?.ex.chunks ?? []), server!.discardOutput(ENDS_BYTES)]), total: bytes });
     onExchange = (ex) => {
       if (!current || ex !== current.ex) return;
-      const lastAndIdle = ex.rule.kind === 'idle' && k === pairs.length - 1;
-      if (ex.endedBy === 'eof' && !lastAndIdle) finish({ pair: current.pair, reason: 'exited', received: received(ex) });
+      const lastAndIdle = ex.rule.kind === 'idle' && k === session.length - 1;
+      if (ex.endedBy === 'eof' && !lastAndIdle) finish({ pair: current.pair, reason: 'exited', received: receivedSoFar(ex) });
       else sendNext();
     };
     void server!.closed.then(() => {
       // finish() in the framer has completed whatever was waiting; if it was not, stop here.
-      if (current && !current.ex.complete) finish({ pair: current.pair, reason: 'exited', received: received(current.ex) });
+      if (current && !current.ex.complete) finish({ pair: current.pair, reason: 'exited', received: receivedSoFar(current.ex) });
     });
     sendNext();
   });
 
   let exit: ServerExit;
   if (stop && server.exit === undefined) exit = await server.stop(0);
-  else if (fewerLinesThanRecorded(prepared, session, exchanges)) exit = await server.stop(Math.min(s.timeoutMs, 5000)); // a slow notification's chance
+  else if (fewerLinesThanRecorded(prepared, session, live)) exit = await server.stop(Math.min(s.timeoutMs, 5000)); // a slow notification's chance
   else exit = await server.stop(500);
   framer.dispose();
-  return { exchanges, stop, trailing: trailing.toString('utf8'), exit, stderrTail: server.stderrTail() };
+  return { received, stop, trailing: trailing.toString('utf8'), exit, stderrTail: server.stderrTail() };
 }
 
 const ENDS_BYTES = 4096;
@@ -167,13 +172,13 @@ function ends(chunks: readonly Buffer[]): Buffer {
 }
 
 /** The live run has fewer lines than the tape: a late server message may still come. */
-function fewerLinesThanRecorded(prepared: PreparedTape, session: readonly number[], exchanges: Map<number, LiveResponse>): boolean {
+function fewerLinesThanRecorded(prepared: PreparedTape, session: readonly number[], responses: LiveResponses): boolean {
   let recorded = 0;
   let live = 0;
   for (const i of session) {
-    const ex = exchanges.get(i);
+    const ex = responses.get(i);
     if (ex?.same) continue; // the recorded text itself: as many lines as recorded
-    recorded += lineCount(prepared.pairs[i].expected);
+    recorded += lineCount(prepared.at(i).expected);
     live += ex ? ex.lines : 1;
   }
   return live < recorded;
@@ -183,7 +188,7 @@ function fewerLinesThanRecorded(prepared: PreparedTape, session: readonly number
  * Seed 000's single-shot servers (`--single-shot < req.json`): one request,
  * stdin closed, everything it writes until it exits is the response.
  */
-export async function driveSingleShot(prepared: PreparedTape, pair: number, s: DriveSettings): Promise<SessionRun> {
+export async function driveSingleShot(prepared: PreparedTape, pair: number, s: DriveSettings, live: LiveResponses): Promise<SessionRun> {
   const chunks: Buffer[] = [];
   let bytes = 0;
   let overLimit = false;
@@ -200,7 +205,8 @@ export async function driveSingleShot(prepared: PreparedTape, pair: number, s: D
     },
     onPartial: (tail) => chunks.push(tail),
   });
-  server.write(`${s.withDir(prepared.pairs[pair].send)}\n`);
+  const p = prepared.at(pair);
+  server.write(`${s.withDir(p.send)}\n`);
   server.closeStdin();
   let timer: NodeJS.Timeout | undefined;
   const timedOut = await Promise.race([
@@ -210,13 +216,12 @@ export async function driveSingleShot(prepared: PreparedTape, pair: number, s: D
   clearTimeout(timer);
   const partial = timedOut ? server.peekPartial() : Buffer.alloc(0);
   const exit = await server.stop(0);
-  const ex: Exchange = { index: 0, request: prepared.pairs[pair].send, rule: { kind: 'done' }, chunks, complete: true, endedBy: 'boundary' };
+  const ex: Exchange = { index: 0, request: p.send, rule: { kind: 'done' }, chunks, complete: true, endedBy: 'boundary' };
   const stop: Stop | undefined = overLimit
     ? { pair, reason: 'limit', received: ends(chunks), total: bytes }
     : timedOut
       ? { pair, reason: 'timeout', received: Buffer.concat([...chunks, partial]) }
       : undefined;
-  const p = prepared.pairs[pair];
-  const live = stop ? [] : [[pair, liveResponse(ex, s.withDir(p.expected), p.pair.responseBytes !== undefined)] as const];
-  return { exchanges: new Map(live), stop, trailing: '', exit, stderrTail: server.stderrTail() };
+  if (!stop) live.set(pair, liveResponse(ex, s.withDir(p.expected), p.pair.responseBytes !== undefined));
+  return { received: stop ? [] : [pair], stop, trailing: '', exit, stderrTail: server.stderrTail() };
 }

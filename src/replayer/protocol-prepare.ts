@@ -1,8 +1,8 @@
 import { TapedeckError } from '../core/errors.js';
 import { classifyRpc } from '../core/boundary.js';
 import { Normaliser } from '../core/normalise.js';
-import { restore } from '../core/redact.js';
-import { readProtocolTape, type ProtocolTape, type TapePair } from '../tape/protocol-tape.js';
+import { placeholdersIn, restore } from '../core/redact.js';
+import { readPairStore, type PairStore, type ProtocolTape, type TapePair } from '../tape/protocol-tape.js';
 import { splitMessages } from './compare.js';
 
 /**
@@ -32,12 +32,21 @@ export interface RecordedServerRequest {
 
 export interface PreparedTape {
   tape: ProtocolTape;
-  pairs: PreparedPair[];
+  /** How many pairs the tape has. */
+  count: number;
+  /**
+   * Pair i as the replay uses it, made when asked for: a tape read from a file
+   * keeps its bytes and decodes the pair again, so nothing is held per pair
+   * but what differs from the recorded text (restored secrets, scoped rules).
+   */
+  at(i: number): PreparedPair;
   /** Pair indexes per session, each replayed against a fresh server. */
   sessions: number[][];
   serverRequests: RecordedServerRequest[];
   /** The tape mentions {{tapedeck.tmpdir}}. */
   usesTmpdir: boolean;
+  /** The names of the tape's secret placeholders, for redacting what is shown or written. */
+  secrets: string[];
 }
 
 export const TMPDIR_PLACEHOLDER = '{{tapedeck.tmpdir}}';
@@ -52,42 +61,103 @@ export interface PrepareOptions {
 }
 
 export async function prepareProtocolTape(tapeOrPath: ProtocolTape | string, options: PrepareOptions = {}): Promise<PreparedTape> {
-  const tape = typeof tapeOrPath === 'string' ? await readProtocolTape(tapeOrPath) : tapeOrPath;
-  if (tape.pairs.length === 0 && !options.allowEmpty) {
+  const env = options.env ?? process.env;
+  const normaliser = options.normaliser ?? new Normaliser();
+  const seen = new PairFacts(env, normaliser);
+  let store: PairStore;
+  if (typeof tapeOrPath === 'string') store = await readPairStore(tapeOrPath, (pair, i) => seen.add(tapeOrPath, pair, i));
+  else {
+    const tape = tapeOrPath;
+    tape.pairs.forEach((pair, i) => seen.add(tape.path, pair, i));
+    store = { count: tape.pairs.length, pair: (i) => tape.pairs[i], tape };
+  }
+  const tape = store.tape;
+  if (store.count === 0 && !options.allowEmpty) {
     throw new TapedeckError('TD2001', 'the tape has no pairs (an empty recording); pass --allow-empty if that is intended', {
       location: { file: tape.path },
     });
   }
-  const env = options.env ?? process.env;
-  const normaliser = options.normaliser ?? new Normaliser();
-  const pairs = tape.pairs.map((pair) => {
-    const where = { file: tape.path, line: pair.line };
-    return {
-      pair,
-      send: restore(pair.request, env, where),
-      expected: restore(pair.responseBytes ? pair.responseBytes.toString('latin1') : pair.response, env, where),
-      normaliser: normaliser.forRequest(pair.request),
-    };
-  });
-  const usesTmpdir = tape.pairs.some((p) => p.request.includes(TMPDIR_PLACEHOLDER) || p.response.includes(TMPDIR_PLACEHOLDER));
-  return { tape, pairs, sessions: splitSessions(pairs, options.singleShot ?? false), serverRequests: indexServerRequests(pairs), usesTmpdir };
+  if (seen.error) throw seen.error; // after the whole tape is read: a malformed line is named first
+  const at = (i: number): PreparedPair => {
+    const pair = store.pair(i);
+    return { pair, send: seen.send.get(i) ?? pair.request, expected: seen.expected.get(i) ?? pair.response, normaliser: seen.normalisers.get(i) ?? normaliser };
+  };
+  return {
+    tape,
+    count: store.count,
+    at,
+    sessions: splitSessions(store.count, seen.halts, options.singleShot ?? false),
+    serverRequests: indexServerRequests(seen.answers, seen.carriesMethod),
+    usesTmpdir: seen.usesTmpdir,
+    secrets: [...seen.secrets],
+  };
 }
+
+/**
+ * What the prepare step learns of each pair as it is read, once: its secrets
+ * restored (kept only when that changed it), its scoped normaliser (kept only
+ * when not the run's), halts, the client's answers and the responses that may
+ * carry server requests (for indexServerRequests), the scratch placeholder.
+ */
+class PairFacts {
+  readonly send = new Map<number, string>();
+  readonly expected = new Map<number, string>();
+  readonly normalisers = new Map<number, Normaliser>();
+  readonly halts: number[] = [];
+  readonly answers: Array<[number, string]> = [];
+  readonly carriesMethod: Array<[number, string]> = [];
+  readonly secrets = new Set<string>();
+  usesTmpdir = false;
+  error?: unknown;
+
+  constructor(
+    private readonly env: NodeJS.ProcessEnv,
+    private readonly normaliser: Normaliser,
+  ) {}
+
+  add(file: string, pair: TapePair, i: number): void {
+    const where = { file, line: pair.line };
+    let send = pair.request;
+    let expected = pair.responseBytes ? pair.responseBytes.toString('latin1') : pair.response;
+    try {
+      send = restore(send, this.env, where);
+      expected = restore(expected, this.env, where);
+    } catch (err) {
+      this.error ??= err;
+    }
+    if (send !== pair.request) this.send.set(i, send);
+    if (expected !== pair.response) this.expected.set(i, expected);
+    const n = this.normaliser.forRequest(pair.request);
+    if (n !== this.normaliser) this.normalisers.set(i, n);
+    if (isHalt(send)) this.halts.push(i);
+    // Only a client answer (a response: "result" or "error") is indexed; an escaped key could spell either.
+    if (send.includes('"id"') && (send.includes('"result"') || send.includes('"error"') || send.includes('\\u'))) this.answers.push([i, send]);
+    if (expected.includes('"method"')) this.carriesMethod.push([i, expected]);
+    if (pair.request.includes(TMPDIR_PLACEHOLDER) || pair.response.includes(TMPDIR_PLACEHOLDER)) this.usesTmpdir = true;
+    if (pair.request.includes(SECRET) || pair.response.includes(SECRET)) for (const name of placeholdersIn(pair.request + pair.response)) this.secrets.add(name);
+  }
+}
+
+const SECRET = '{{tapedeck.env.';
 
 /**
  * Session boundaries: seed 000's recorder appends each run of the server to
  * the same tape, and a run ends with `{"op":"halt"}`; so a new session (a fresh
  * server) starts after every halt pair. Single-shot tapes: one pair per session.
  */
-export function splitSessions(pairs: readonly PreparedPair[], singleShot: boolean): number[][] {
+export function splitSessions(count: number, halts: readonly number[], singleShot: boolean): number[][] {
   const sessions: number[][] = [];
   let current: number[] = [];
-  pairs.forEach((p, i) => {
+  let h = 0;
+  for (let i = 0; i < count; i++) {
     current.push(i);
-    if (singleShot || isHalt(p.send)) {
+    const halt = halts[h] === i;
+    if (halt) h++;
+    if (singleShot || halt) {
       sessions.push(current);
       current = [];
     }
-  });
+  }
   if (current.length > 0 || sessions.length === 0) sessions.push(current);
   return sessions;
 }
@@ -101,25 +171,22 @@ function isHalt(request: string): boolean {
   }
 }
 
-function indexServerRequests(pairs: readonly PreparedPair[]): RecordedServerRequest[] {
+function indexServerRequests(clientAnswers: ReadonlyArray<[number, string]>, carriesMethod: ReadonlyArray<[number, string]>): RecordedServerRequest[] {
   const out: RecordedServerRequest[] = [];
   const answers = new Map<string, number[]>();
-  pairs.forEach((p, i) => {
-    // Only a client answer (a response: "result" or "error") is indexed; an escaped key could spell either.
-    if (!p.send.includes('"id"') || !(p.send.includes('"result"') || p.send.includes('"error"') || p.send.includes('\\u'))) return;
-    const msg = classifyRpc(p.send);
+  for (const [i, send] of clientAnswers) {
+    const msg = classifyRpc(send);
     if (msg.type === 'response') answers.set(msg.id, [...(answers.get(msg.id) ?? []), i]);
-  });
-  pairs.forEach((p, i) => {
-    if (!p.expected.includes('"method"')) return;
-    for (const raw of splitMessages(p.expected)) {
+  }
+  for (const [i, expected] of carriesMethod) {
+    for (const raw of splitMessages(expected)) {
       const msg = classifyRpc(raw);
       if (msg.type !== 'request') continue;
       const method = (JSON.parse(raw) as { method: string }).method;
       const answerPair = answers.get(msg.id)?.find((q) => q > i && !out.some((r) => r.answerPair === q));
       out.push({ method, id: msg.id, inPair: i, answerPair });
     }
-  });
+  }
   return out;
 }
 

@@ -6,13 +6,13 @@ import type { Boundary } from '../core/boundary.js';
 import { comparePairs, type ComparedPair, explainDifference } from './compare.js';
 import { driveSession, driveSingleShot, type DriveSettings, type SessionRun, type Stop } from './protocol-drive.js';
 import { prepareProtocolTape, tmpdirToPlaceholder, withTmpdir, type PreparedTape } from './protocol-prepare.js';
-import { acceptLive, redactFor } from './protocol-accept.js';
+import { acceptLive, redactFor, redactWith } from './protocol-accept.js';
 import { openScratch } from './scratch.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, requireServerCommand } from './settings.js';
 import type { ServerExit } from './server-process.js';
 import { TapeAnswers } from './tape-answers.js';
 import { replaceResponse } from './update.js';
-import { liveBytes, liveCompared, liveText, type LiveResponse } from './live-response.js';
+import { liveBytes, liveCompared, liveText, LiveResponses, type LiveResponse } from './live-response.js';
 
 /**
  * A protocol replay in four steps, each passing over the tape once: prepare
@@ -63,6 +63,13 @@ export interface PairOutcome {
 
 export interface TapeReplayResult {
   tape: string;
+  /** How many pairs the tape has (what `pairs.length` says, without building them). */
+  pairCount: number;
+  /**
+   * Every pair with its status, request, expected and actual response. Built
+   * from the replay when first read (a protocol replay keeps one byte per pair
+   * that matched, not an object), then kept.
+   */
   pairs: PairOutcome[];
   drifts: Drift[];
   /** Pairs rewritten by --update. */
@@ -94,43 +101,64 @@ export async function replayProtocolTape(source: ProtocolTape | PreparedTape | s
       withDir,
     };
     const answers = new TapeAnswers(prepared, withDir);
+    const live = new LiveResponses(prepared.count);
     const runs: SessionRun[] = [];
     for (const session of prepared.sessions) {
       if (session.length === 0) continue;
-      const run = options.singleShot ? await driveSingleShot(prepared, session[0], settings) : await driveSession(prepared, session, answers, settings);
+      const run = options.singleShot ? await driveSingleShot(prepared, session[0], settings, live) : await driveSession(prepared, session, answers, settings, live);
       runs.push(run);
       if (run.stop) break; // a stuck or dead server: the rest of the tape is not replayed
     }
 
     // Drifts end up in logs, reports and CI artifacts: secrets in them are shown as placeholders.
-    const hide = (text: string) => redactFor(tape, tmpdirToPlaceholder(text, scratch.dir), options.redactEnv ?? [], env);
-    const drifts = compareOnce(prepared, runs, settings, normaliser, hide, options.singleShot ?? false);
-    const exchanges = runs.length === 1 ? runs[0].exchanges : new Map<number, LiveResponse>();
-    if (runs.length > 1) for (const r of runs) for (const [i, ex] of r.exchanges) exchanges.set(i, ex);
-    const live = (i: number) => {
-      const ex = exchanges.get(i);
-      return ex ? liveBytes(ex, withDir(prepared.pairs[i].expected)) : undefined;
+    const hide = (text: string) => redactWith(prepared.secrets, tmpdirToPlaceholder(text, scratch.dir), options.redactEnv ?? [], env);
+    const drifts = compareOnce(prepared, runs, live, settings, normaliser, hide, options.singleShot ?? false);
+    const liveOf = (i: number) => {
+      const ex = live.get(i);
+      return ex ? liveBytes(ex, withDir(prepared.at(i).expected)) : undefined;
     };
-    const accepted = acceptLive(tape, drifts, live, hide, options);
-    const stoppedAt = runs.find((r) => r.stop)?.stop?.pair ?? prepared.pairs.length;
+    const accepted = acceptLive(tape, drifts, liveOf, hide, options);
+    const stoppedAt = runs.find((r) => r.stop)?.stop?.pair ?? prepared.count;
     const driftedPairs = new Set(drifts.map((d) => d.pair - 1));
-    const pairs: PairOutcome[] = prepared.pairs.map((p, i) => {
-      const ex = exchanges.get(i);
-      const expected = withDir(p.expected);
-      const actual = ex ? liveText(ex, expected) : undefined;
-      const notRun = i >= stoppedAt || (actual === undefined && !answers.sent.has(i));
-      return { pair: i + 1, line: p.pair.line, request: p.pair.request, status: driftedPairs.has(i) ? 'drifted' : notRun ? 'not-run' : 'ok', expected, actual };
-    });
-    return { tape: tape.path, pairs, drifts, ...accepted, serverExit: runs[runs.length - 1]?.exit, durationMs: performance.now() - started };
+    const outcomes = (): PairOutcome[] =>
+      Array.from({ length: prepared.count }, (_, i) => {
+        const p = prepared.at(i);
+        const ex = live.get(i);
+        const expected = withDir(p.expected);
+        const actual = ex ? liveText(ex, expected) : undefined;
+        const notRun = i >= stoppedAt || (actual === undefined && !answers.sent.has(i));
+        return { pair: i + 1, line: p.pair.line, request: p.pair.request, status: driftedPairs.has(i) ? 'drifted' : notRun ? 'not-run' : 'ok', expected, actual };
+      });
+    const result = { tape: tape.path, pairCount: prepared.count, drifts, ...accepted, serverExit: runs[runs.length - 1]?.exit, durationMs: performance.now() - started };
+    return withLazyPairs(result, outcomes);
   } finally {
     scratch.cleanup();
   }
 }
 
-function compareOnce(prepared: PreparedTape, runs: SessionRun[], s: DriveSettings, normaliser: Normaliser, hide: (t: string) => string, singleShot: boolean): Drift[] {
+/**
+ * `pairs` as a property built when first read, then kept as a plain value:
+ * enumerable, so spreading or serialising the result still shows it.
+ */
+export function withLazyPairs(result: Omit<TapeReplayResult, 'pairs'>, build: () => PairOutcome[]): TapeReplayResult {
+  return Object.defineProperty(result, 'pairs', {
+    enumerable: true,
+    configurable: true,
+    get(this: TapeReplayResult) {
+      const value = build();
+      Object.defineProperty(this, 'pairs', { value, enumerable: true, configurable: true, writable: true });
+      return value;
+    },
+    set(this: TapeReplayResult, value: PairOutcome[]) {
+      Object.defineProperty(this, 'pairs', { value, enumerable: true, configurable: true, writable: true });
+    },
+  }) as TapeReplayResult;
+}
+
+function compareOnce(prepared: PreparedTape, runs: SessionRun[], live: LiveResponses, s: DriveSettings, normaliser: Normaliser, hide: (t: string) => string, singleShot: boolean): Drift[] {
   const tape = prepared.tape;
   const driftAt = (index: number, code: Drift['code'], title: string, details: string[], actual?: string): Drift => {
-    const p = prepared.pairs[index];
+    const p = prepared.at(index);
     const expected = s.withDir(p.expected);
     return {
       code,
@@ -154,27 +182,35 @@ function compareOnce(prepared: PreparedTape, runs: SessionRun[], s: DriveSetting
   const compared: ComparedPair[] = [];
   const actualOf = new Map<number, string>();
   let anyRpc = false;
-  let last: ComparedPair | undefined;
+  // An identical pair is decoded from the tape only if it is a session's last and something trailed it.
+  const comparedOf = (index: number, ex: LiveResponse): ComparedPair => {
+    const p = prepared.at(index);
+    const expected = s.withDir(p.expected);
+    return { index, expected, actual: liveCompared(ex, expected), rule: ex.rule, awaitingId: ex.same ? undefined : ex.awaitingId, normaliser: p.normaliser };
+  };
+  let last: { index: number; ex: LiveResponse; compared?: ComparedPair } | undefined;
   for (const run of runs) {
-    const indexes = [...run.exchanges.keys()].sort((a, b) => a - b);
+    const indexes = run.received.sort((a, b) => a - b);
     for (const i of indexes) {
       if (run.stop && i >= run.stop.pair) continue;
-      const ex = run.exchanges.get(i)!;
-      const p = prepared.pairs[i];
-      const expected = s.withDir(p.expected);
-      const actual = liveCompared(ex, expected);
+      const ex = live.get(i)!;
       anyRpc ||= ex.rule.kind === 'jsonrpc';
-      last = { index: i, expected, actual, rule: ex.rule, awaitingId: ex.same ? undefined : ex.awaitingId, normaliser: p.normaliser };
+      last = { index: i, ex };
       if (!ex.same) {
-        compared.push(last);
-        actualOf.set(i, actual);
+        last.compared = comparedOf(i, ex);
+        compared.push(last.compared);
+        actualOf.set(i, last.compared.actual);
       }
-      if (singleShot) drifts.push(...exitCodeDrift(p.expected, run.exit, (title, details) => driftAt(i, 'TD1001', title, details, actual)));
+      if (singleShot) {
+        const c = (last.compared ??= comparedOf(i, ex));
+        drifts.push(...exitCodeDrift(prepared.at(i).expected, run.exit, (title, details) => driftAt(i, 'TD1001', title, details, c.actual)));
+      }
     }
     if (last && !run.stop && run.trailing) {
-      last.trailing = run.trailing;
-      if (compared[compared.length - 1] !== last) compared.push(last);
-      actualOf.set(last.index, last.actual);
+      const c = (last.compared ??= comparedOf(last.index, last.ex));
+      c.trailing = run.trailing;
+      if (compared[compared.length - 1] !== c) compared.push(c);
+      actualOf.set(c.index, c.actual);
     }
     if (run.stop) drifts.push(stopDrift(run.stop, run, prepared, s, driftAt, hide));
   }
@@ -184,7 +220,7 @@ function compareOnce(prepared: PreparedTape, runs: SessionRun[], s: DriveSetting
 
 function stopDrift(stop: Stop, run: SessionRun, prepared: PreparedTape, s: DriveSettings, driftAt: (i: number, code: Drift['code'], title: string, details: string[], actual?: string) => Drift, hide: (t: string) => string): Drift {
   const actual = stop.received.toString('utf8');
-  const rest = prepared.pairs.length - stop.pair - 1;
+  const rest = prepared.count - stop.pair - 1;
   const visible = hide(actual); // redacted before it is cut: a secret across the cut would leave a fragment
   const shown = actual === '' ? '(nothing)' : `${stop.total ?? stop.received.length} bytes: ${JSON.stringify(visible.length > 500 ? `${visible.slice(0, 250)}…${visible.slice(-250)}` : visible)}`;
   if (stop.reason === 'limit') {
@@ -221,4 +257,4 @@ function exitCodeDrift(expected: string, exit: ServerExit, drift: (title: string
   return [drift(`exit code ${exit.code ?? describeExit(exit.code, exit.signal)}, recorded ${code}`, [`the recorded done line says exit_code ${code}; the single-shot server exited ${describeExit(exit.code, exit.signal)}`])];
 }
 
-export { explainDifference, redactFor };
+export { explainDifference, redactFor, redactWith };

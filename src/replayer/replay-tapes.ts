@@ -80,11 +80,12 @@ export async function replayTapes(patterns: readonly string[], options: ReplayTa
   }
   const replayProtocol = async (tape: PreparedTape): Promise<ProtocolTapeResult> => {
     const choice = options.transport;
-    const recordedOn = choice?.transport === 'auto' ? wireOf(tape.tape.pairs[0]?.raw ?? '')?.transport : undefined;
+    const recordedOn = choice?.transport === 'auto' ? wireOf(tape.count > 0 ? tape.at(0).pair.raw : '')?.transport : undefined;
     const target = choice?.transport === 'auto' ? (recordedOn ? { transport: recordedOn, authToken: choice.authToken } : undefined) : choice;
     // The network transports load only when a tape travels over one.
-    if (target) return { ...(await (await import('./transport-replay.js')).replayOverTransport(tape, { ...options.protocol, command: command ?? [], target })), kind: 'protocol' };
-    return { ...(await replayProtocolTape(tape, { ...options.protocol, command: command! })), kind: 'protocol' };
+    // Marked in place: a spread would build the pairs the result derives only when read.
+    if (target) return Object.assign(await (await import('./transport-replay.js')).replayOverTransport(tape, { ...options.protocol, command: command ?? [], target }), { kind: 'protocol' as const });
+    return Object.assign(await replayProtocolTape(tape, { ...options.protocol, command: command! }), { kind: 'protocol' as const });
   };
   let done = 0;
   const results = await runPool<Prepared, AnyTapeResult>(prepared, options.jobs ?? availableParallelism(), async (item) => {

@@ -13,12 +13,14 @@ import type { PreparedTape } from './protocol-prepare.js';
 export class TapeAnswers {
   private readonly used = new Set<number>();
   /** Pairs already sent to the server, by the driver or from here. */
-  readonly sent = new Set<number>();
+  readonly sent: PairSet;
 
   constructor(
     private readonly prepared: PreparedTape,
     private readonly withDir: (text: string) => string = (t) => t,
-  ) {}
+  ) {
+    this.sent = new PairSet(prepared.count);
+  }
 
   /** For a live server line: what to send back, and the pair it is (if from the tape). */
   answer(line: string): { text: string; pair?: number } | undefined {
@@ -35,7 +37,7 @@ export class TapeAnswers {
     const q = this.prepared.serverRequests[k].answerPair;
     if (q === undefined || this.sent.has(q)) return undefined; // the recorded client never answered, or it went already
     this.sent.add(q);
-    const recorded = this.withDir(this.prepared.pairs[q].send);
+    const recorded = this.withDir(this.prepared.at(q).send);
     return { text: msg.id === this.prepared.serverRequests[k].id ? recorded : withId(recorded, msg.id), pair: q };
   }
 }
@@ -44,4 +46,18 @@ function withId(answer: string, id: string): string {
   const v = JSON.parse(answer) as Record<string, unknown>;
   v.id = JSON.parse(id);
   return JSON.stringify(v);
+}
+
+/** A set of pair indexes, one byte each (every pair of a tape is asked about). */
+export class PairSet {
+  private readonly bits: Uint8Array;
+  constructor(pairs: number) {
+    this.bits = new Uint8Array(pairs);
+  }
+  has(pair: number): boolean {
+    return this.bits[pair] === 1;
+  }
+  add(pair: number): void {
+    this.bits[pair] = 1;
+  }
 }

@@ -12,7 +12,7 @@ import type { Drift } from '../core/drift.js';
 import { type LiveOutcome, type WirePair, driveHttp } from './drive-http.js';
 import { driveUnix } from './drive-unix.js';
 import { prepareProtocolTape, type PreparedTape } from './protocol-prepare.js';
-import { type PairOutcome, type ProtocolReplayOptions, type TapeReplayResult, redactFor } from './protocol.js';
+import { type PairOutcome, type ProtocolReplayOptions, type TapeReplayResult, redactWith } from './protocol.js';
 import { replaceResponse, rewriteTape } from './update.js';
 
 /** Which network transport a replay talks over, and to what. */
@@ -45,7 +45,7 @@ export async function replayOverTransport(source: ProtocolTape | PreparedTape | 
   // Read, validated, secrets restored and scoped normalisers chosen as for stdio (an empty tape is exit 2).
   const ready = typeof source !== 'string' && 'sessions' in source ? source : await prepareProtocolTape(source, { ...options, env, normaliser });
   const tape = ready.tape;
-  const prepared: Prepared[] = ready.pairs.map((p) => {
+  const prepared: Prepared[] = Array.from({ length: ready.count }, (_, i) => ready.at(i)).map((p) => {
     const wire = wireOf(p.pair.raw);
     if (wire?.auth && target.authToken === undefined) {
       throw new TapedeckError('TD2012', 'this pair was recorded with a bearer token: give --auth-token', { location: { file: tape.path, line: p.pair.line } });
@@ -86,7 +86,7 @@ export async function replayOverTransport(source: ProtocolTape | PreparedTape | 
   }
   const { outcomes, stoppedAt } = run;
 
-  const hide = (text: string) => redactFor(tape, text, options.redactEnv ?? [], env);
+  const hide = (text: string) => redactWith(ready.secrets, text, options.redactEnv ?? [], env);
   const driftAt = (i: number, code: Drift['code'], title: string, details: string[], actual?: string): Drift => ({
     code,
     tape: tape.path,
@@ -161,7 +161,7 @@ export async function replayOverTransport(source: ProtocolTape | PreparedTape | 
     rmSync(`${tape.path}.new`, { force: true });
   }
   const serverExit = server?.exit ? { code: server.exit.code, signal: server.exit.signal } : undefined;
-  return { tape: tape.path, pairs, drifts, updatedPairs, pendingPath, serverExit, durationMs: performance.now() - started };
+  return { tape: tape.path, pairCount: pairs.length, pairs, drifts, updatedPairs, pendingPath, serverExit, durationMs: performance.now() - started };
 }
 
 /** JSON-RPC requests compare their own response apart from server messages (as over stdio); seed 000 compares bytes. */

@@ -15,7 +15,7 @@ export interface TapeSummary {
 }
 
 export function summariseTape(t: AnyTapeResult): TapeSummary {
-  return { tape: t.tape, kind: t.kind, durationMs: t.durationMs, units: t.kind === 'terminal' ? t.steps.length : t.pairs.length, drifts: t.drifts };
+  return { tape: t.tape, kind: t.kind, durationMs: t.durationMs, units: t.kind === 'terminal' ? t.steps.length : t.pairCount, drifts: t.drifts };
 }
 
 /** The run's machine-readable summary line (`replay --json`): counts, updates, the exit code. */
@@ -29,7 +29,7 @@ export function runSummary(result: ReplayTapesResult): Record<string, unknown> {
       steps += tape.steps.length;
       if (tape.updated) updatedTapes += 1;
     } else {
-      pairs += tape.pairs.length;
+      pairs += tape.pairCount;
       updatedPairs += tape.updatedPairs;
     }
   }

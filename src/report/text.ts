@@ -12,9 +12,9 @@ export function formatReplayText(run: ReplayTapesResult, options: { color?: bool
   let steps = 0;
   for (const tape of run.tapes) {
     const terminal = tape.kind === 'terminal';
-    const units = terminal ? `${tape.steps.length} steps` : `${tape.pairs.length} pairs`;
+    const units = terminal ? `${tape.steps.length} steps` : `${tape.pairCount} pairs`;
     if (terminal) steps += tape.steps.length;
-    else pairs += tape.pairs.length;
+    else pairs += tape.pairCount;
     if (tape.drifts.length === 0) {
       out.push(`${green('ok')}     ${oneLine(tape.tape)} (${units}, ${Math.round(tape.durationMs)} ms)`);
       continue;

@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { TapedeckError, ioError } from '../core/errors.js';
-import { eachNumberedLine, numberedLinesOf, type NumberedLine } from '../core/lines.js';
+import { eachNumberedLine, eachNumberedLineKept, numberedLinesOf, type NumberedLine } from '../core/lines.js';
 import { warn } from '../core/warn.js';
 import { limit, limitError, tooDeep } from '../core/limits.js';
 
@@ -52,6 +52,88 @@ export async function readProtocolTape(path: string): Promise<ProtocolTape> {
   return reader.finish();
 }
 
+/** A tape read for replay: `count` pairs, each decoded from the tape's bytes when asked for. */
+export interface PairStore {
+  readonly count: number;
+  /** Pair i (a new object each call; keep it only as long as needed). */
+  pair(i: number): TapePair;
+  /** The tape, its `pairs` built when first read. */
+  readonly tape: ProtocolTape;
+}
+
+/**
+ * Reads and validates a whole tape as readProtocolTape does (the same errors,
+ * in the same order), handing each pair to `onPair` as it is read, and keeps
+ * only the file's bytes and each line's offsets: a 50,000-pair tape is one
+ * buffer, not 50,000 objects and 150,000 strings, for the replay's whole run.
+ */
+export async function readPairStore(path: string, onPair: (pair: TapePair, index: number) => void): Promise<PairStore> {
+  const reader = new TapeLines(path, onPair);
+  let bytes: Buffer;
+  try {
+    bytes = await eachNumberedLineKept(path, (l) => reader.add(l));
+  } catch (err) {
+    if (err instanceof TapedeckError) throw err;
+    throw ioError(path, err);
+  }
+  const tape = reader.finish();
+  return new BytesPairStore(tape.path, bytes, reader.offsets.done(), tape.partialLine);
+}
+
+class BytesPairStore implements PairStore {
+  readonly count: number;
+  private built?: TapePair[];
+  private view?: ProtocolTape;
+
+  constructor(
+    private readonly path: string,
+    private readonly bytes: Buffer,
+    /** line, byteStart, byteEnd of each pair. */
+    private readonly where: Float64Array,
+    private readonly partialLine: number | undefined,
+  ) {
+    this.count = where.length / 3;
+  }
+
+  pair(i: number): TapePair {
+    const line = this.where[3 * i];
+    const start = this.where[3 * i + 1];
+    const end = this.where[3 * i + 2];
+    const text = this.bytes.toString('utf8', start, end);
+    const obj = JSON.parse(text) as { request: string; response: string; response_base64?: string };
+    const responseBytes = obj.response_base64 === undefined ? undefined : Buffer.from(obj.response_base64, 'base64');
+    return { request: obj.request, response: obj.response, responseBytes, line, byteStart: start, byteEnd: end, raw: text };
+  }
+
+  get tape(): ProtocolTape {
+    if (this.view) return this.view;
+    const view = { path: this.path, ...(this.partialLine !== undefined ? { partialLine: this.partialLine } : {}) };
+    return (this.view = Object.defineProperty(view, 'pairs', {
+      enumerable: true,
+      get: () => (this.built ??= Array.from({ length: this.count }, (_, i) => this.pair(i))),
+    }) as ProtocolTape);
+  }
+}
+
+/** Numbers appended three at a time into a typed array that doubles when full. */
+class GrowingNumbers {
+  private values = new Float64Array(3 * 1024);
+  private length = 0;
+  push(a: number, b: number, c: number): void {
+    if (this.length + 3 > this.values.length) {
+      const bigger = new Float64Array(2 * this.values.length);
+      bigger.set(this.values);
+      this.values = bigger;
+    }
+    this.values[this.length++] = a;
+    this.values[this.length++] = b;
+    this.values[this.length++] = c;
+  }
+  done(): Float64Array {
+    return this.values.subarray(0, this.length);
+  }
+}
+
 /** The same over bytes already read (the rewrite re-reads the tape under its lock). */
 export function parseProtocolTape(path: string, bytes: Buffer, options: { quiet?: boolean } = {}): ProtocolTape {
   const reader = new TapeLines(path);
@@ -66,28 +148,45 @@ export function parseProtocolTape(path: string, bytes: Buffer, options: { quiet?
  */
 class TapeLines {
   private pairs: TapePair[] = [];
+  private count = 0;
   private partialLine?: number;
   /** Read once per tape, not once per pair. */
   private readonly maxDepth = limit('maxJsonDepth');
-  constructor(private readonly path: string) {}
+  /** With onPair: each pair's line and byte range (the pairs themselves are handed over, not kept). */
+  readonly offsets = new GrowingNumbers();
+  constructor(
+    private readonly path: string,
+    private readonly onPair?: (pair: TapePair, index: number) => void,
+  ) {}
 
   add(l: NumberedLine): void {
     if (l.text.trim() === '') return;
     if (!l.terminated) {
+      let pair: TapePair;
       try {
-        this.pairs.push(parsePairLine(this.path, l, this.maxDepth));
+        pair = parsePairLine(this.path, l, this.maxDepth);
       } catch (err) {
         if (!(err instanceof TapedeckError) || err.code !== 'TD2001') throw err;
         this.partialLine = l.line;
+        return;
       }
+      this.keep(pair);
       return;
     }
-    this.pairs.push(parsePairLine(this.path, l, this.maxDepth));
+    this.keep(parsePairLine(this.path, l, this.maxDepth));
+  }
+
+  private keep(pair: TapePair): void {
+    if (this.onPair) {
+      this.offsets.push(pair.line, pair.byteStart, pair.byteEnd);
+      this.onPair(pair, this.count);
+    } else this.pairs.push(pair);
+    this.count++;
   }
 
   finish(quiet = false): ProtocolTape {
     if (this.partialLine !== undefined && !quiet) {
-      warn(`${this.path}:${this.partialLine}: the last line is incomplete (a write cut short?); it is skipped and the ${this.pairs.length} complete pair(s) before it are used`);
+      warn(`${this.path}:${this.partialLine}: the last line is incomplete (a write cut short?); it is skipped and the ${this.count} complete pair(s) before it are used`);
     }
     return { path: this.path, pairs: this.pairs, ...(this.partialLine !== undefined ? { partialLine: this.partialLine } : {}) };
   }

@@ -2,9 +2,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
 import pngjs from 'pngjs';
-import { CHROMIUM_ARGS, chromiumPath } from '../src/render/renderer-browser.js';
+import { testBrowser } from './helpers/browser.js';
 import { tapedeckInProcess, tempDir } from './helpers/cli.js';
 
 /**
@@ -125,7 +124,7 @@ describe('screenshots of wide characters', () => {
     const cast = castFile('player.cast', { version: 3, term: { cols: 30, rows: 2 } }, [[0.1, 'o', '😀😀|\x1b[20GX\r\n漢字|🥲|'], [0.1, 'm', 'end']]);
     const out = join(dir, 'player.html');
     expect((await tapedeckInProcess(['export', cast, '--format', 'html', '--out', out])).code).toBe(0);
-    const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
+    const browser = await testBrowser();
     try {
       const page = await (await browser.newContext({ offline: true })).newPage();
       await page.goto(`file://${out}`);

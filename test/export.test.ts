@@ -1,10 +1,9 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { spawnTerminal, readCast } from '../src/index.js';
-import { CHROMIUM_ARGS, chromiumPath } from '../src/render/renderer-browser.js';
+import { testBrowser } from './helpers/browser.js';
 import { ROOT, tapedeck, tapedeckInProcess, useTempDirs } from './helpers/cli.js';
 
 const V3 = join(ROOT, 'test/fixtures/casts/v3.cast');
@@ -37,7 +36,7 @@ describe('tapedeck export', () => {
     const dir = temp();
     const out = join(dir, 'demo.html');
     expect((await tapedeck(['export', V3, '--format', 'html', '--out', out])).code).toBe(0);
-    const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
+    const browser = await testBrowser();
     try {
       const context = await browser.newContext({ offline: true });
       const page = await context.newPage();

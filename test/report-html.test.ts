@@ -1,9 +1,9 @@
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { renderHtmlReport, type ReportRun, replayProtocolTape } from '../src/index.js';
-import { CHROMIUM_ARGS, chromiumPath } from '../src/render/renderer-browser.js';
+import { testBrowser } from './helpers/browser.js';
 import { comparePngs, diffImage } from '../src/render/pixel-diff.js';
 import { ROOT, tempDir } from './helpers/cli.js';
 
@@ -11,7 +11,7 @@ let browser: Browser;
 let dir: string;
 let cleanup: () => void;
 beforeAll(async () => {
-  browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
+  browser = await testBrowser();
   ({ dir, cleanup } = tempDir());
 });
 afterAll(async () => {

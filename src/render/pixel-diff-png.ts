@@ -35,6 +35,8 @@ export interface PngRows {
   stride: number;
   /** The filtered scanlines (never changed). */
   raw: Uint8Array;
+  /** The same bytes and at least one more (unfilterInto reads whole words). */
+  view: DataView;
   /** width * height * 4 bytes: the unfiltered rows as RGBA (the others hold garbage). */
   rgba: Buffer;
   /** The same memory as 32-bit words, one per pixel. */
@@ -139,7 +141,10 @@ export function inflatePng(png: Buffer, side?: 0 | 1): PngRows | null {
   // Its own memory (never a pool slice: offset 0), so it can be viewed as 32-bit words.
   const rgba = side === undefined ? Buffer.allocUnsafeSlow(width * height * 4) : scratchBuffer(2 * side + 1, width * height * 4).subarray(0, width * height * 4);
   const words = new Uint32Array(rgba.buffer, rgba.byteOffset, width * height);
-  return { width, height, bpp, stride, raw: new Uint8Array(raw.buffer, raw.byteOffset, size), rgba, words, done: new Uint8Array(height) };
+  // zlib's output buffer is 64 bytes longer than the image data (see above); should it not be, a copy is.
+  if (raw.buffer.byteLength - raw.byteOffset < size + 4) raw = Buffer.concat([raw.subarray(0, size), Buffer.alloc(4)]);
+  const view = new DataView(raw.buffer, raw.byteOffset, size + 4);
+  return { width, height, bpp, stride, raw: new Uint8Array(raw.buffer, raw.byteOffset, size), view, rgba, words, done: new Uint8Array(height) };
 }
 
 /** Unfilters row y, and before it any rows above that it depends on and that are still filtered. */
@@ -195,7 +200,7 @@ function unfilterRow(img: PngRows, y: number): void {
   const { width, words } = img;
   // The first row's filters see zeros above it.
   const [up, u] = y > 0 ? [words, (y - 1) * width] : [new Uint32Array(width), 0];
-  if (!unfilterInto(img.raw, y * (img.stride + 1), img.bpp, width, words, y * width, up, u)) {
+  if (!unfilterInto(img.view, y * (img.stride + 1), img.bpp, width, words, y * width, up, u)) {
     throw new PngError(`cannot decode PNG: unknown row filter ${img.raw[y * (img.stride + 1)]}`);
   }
   img.done[y] = 1;

@@ -29,43 +29,48 @@ function paeth(a: number, b: number, c: number): number {
   return pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
 }
 
-/** Paeth's predictor for every byte of a word, byte by byte. */
+/** Paeth's predictor for every byte of a word (the first three, or all four), byte by byte. */
 function paethWord(a: number, b: number, c: number, bpp: number): number {
-  let p = 0;
-  for (let k = 0; k < bpp * 8; k += 8) p |= paeth((a >>> k) & 0xff, (b >>> k) & 0xff, (c >>> k) & 0xff) << k;
-  return p;
+  const p =
+    paeth(a & 0xff, b & 0xff, c & 0xff) |
+    (paeth((a >>> 8) & 0xff, (b >>> 8) & 0xff, (c >>> 8) & 0xff) << 8) |
+    (paeth((a >>> 16) & 0xff, (b >>> 16) & 0xff, (c >>> 16) & 0xff) << 16);
+  return bpp === 4 ? p | (paeth(a >>> 24, b >>> 24, c >>> 24) << 24) : p;
 }
 
 /**
- * Unfilters one scanline: `raw[s]` is its filter byte, the `width` pixels of
- * `bpp` bytes follow; writes `out[p .. p + width)`. `up` is the row above as
- * unfiltered words starting at `u` (all zero for the first row).
- * Returns false for an unknown filter.
+ * Unfilters one scanline: byte `s` of `raw` is its filter byte, the `width`
+ * pixels of `bpp` bytes follow; writes `out[p .. p + width)`. `up` is the row
+ * above as unfiltered words starting at `u` (all zero for the first row).
+ * Each pixel is read as one little-endian 32-bit load (an RGB pixel's fourth
+ * byte, the next one's, is masked off), so `raw` must have a byte to spare
+ * after the last row. Returns false for an unknown filter.
  */
-export function unfilterInto(raw: Uint8Array, s: number, bpp: 3 | 4, width: number, out: Uint32Array, p: number, up: Uint32Array, u: number): boolean {
-  const filter = raw[s];
-  const alpha = bpp === 3 ? 0xff000000 : 0;
+export function unfilterInto(raw: DataView, s: number, bpp: 3 | 4, width: number, out: Uint32Array, p: number, up: Uint32Array, u: number): boolean {
+  const filter = raw.getUint8(s);
+  const alpha = bpp === 3 ? 0xff000000 | 0 : 0;
+  const mask = bpp === 3 ? 0xffffff : -1;
   let i = s + 1;
   const end = p + width;
   switch (filter) {
     case 0:
-      for (; p < end; p++, i += bpp) out[p] = raw[i] | (raw[i + 1] << 8) | (raw[i + 2] << 16) | (bpp === 4 ? raw[i + 3] << 24 : alpha);
+      for (; p < end; p++, i += bpp) out[p] = (raw.getInt32(i, true) & mask) | alpha;
       return true;
     case 1: {
       let left = 0;
       for (; p < end; p++, i += bpp) {
-        left = add(raw[i] | (raw[i + 1] << 8) | (raw[i + 2] << 16) | (bpp === 4 ? raw[i + 3] << 24 : 0), left) | alpha;
+        left = add(raw.getInt32(i, true) & mask, left) | alpha;
         out[p] = left;
       }
       return true;
     }
     case 2:
-      for (; p < end; p++, i += bpp, u++) out[p] = add(raw[i] | (raw[i + 1] << 8) | (raw[i + 2] << 16) | (bpp === 4 ? raw[i + 3] << 24 : 0), up[u]) | alpha;
+      for (; p < end; p++, i += bpp, u++) out[p] = add(raw.getInt32(i, true) & mask, up[u]) | alpha;
       return true;
     case 3: {
       let left = 0;
       for (; p < end; p++, i += bpp, u++) {
-        left = add(raw[i] | (raw[i + 1] << 8) | (raw[i + 2] << 16) | (bpp === 4 ? raw[i + 3] << 24 : 0), avg(left, up[u])) | alpha;
+        left = add(raw.getInt32(i, true) & mask, avg(left, up[u])) | alpha;
         out[p] = left;
       }
       return true;
@@ -76,7 +81,7 @@ export function unfilterInto(raw: Uint8Array, s: number, bpp: 3 | 4, width: numb
       let upLeft = 0;
       for (; p < end; p++, i += bpp, u++) {
         const above = up[u] | alpha;
-        const f = raw[i] | (raw[i + 1] << 8) | (raw[i + 2] << 16) | (bpp === 4 ? raw[i + 3] << 24 : 0);
+        const f = raw.getInt32(i, true) & mask;
         // a = c: every byte predicts the byte above; b = c: the byte to the left.
         const pred = left === upLeft ? above : above === upLeft ? left : paethWord(left, above, upLeft, bpp);
         left = add(f, pred) | alpha;

@@ -81,8 +81,9 @@ export function encodePng(img: RgbaImage): Buffer {
  * Memory a comparison reuses: writing to freshly allocated megabytes costs a
  * page fault per 4 KB, which measured more than the inflate itself (a 2.4 MB
  * buffer filled fresh 11 ms, reused 0.04 ms, on the loaded 2-core machine).
- * Slot 2k holds side k's inflated scanlines, 2k+1 its RGBA. Only images up to
- * SCRATCH_MAX bytes a buffer are kept (a 1000x600 screenshot needs 2.4 MB).
+ * Slot 2k holds side k's inflated scanlines, 2k+1 its RGBA, 4+k its joined
+ * IDAT data. Only buffers up to SCRATCH_MAX bytes are kept (a 1000x600
+ * screenshot needs 2.4 MB).
  */
 const SCRATCH_MAX = 8 << 20;
 const scratch: Buffer[] = [];
@@ -101,13 +102,27 @@ function inflateAll(data: Buffer, size: number, out: Buffer | null): Buffer {
     // inflateSync's own loop (ZlibBase._processChunk), writing into the
     // reused buffer set as its output buffer instead of a fresh one; should
     // Node ignore it, the result is the same, in fresh memory.
-    const inflate = new Inflate({ chunkSize }) as unknown as { _outBuffer?: Buffer; _processChunk?: (chunk: Buffer, flush: number) => Buffer };
-    if (typeof inflate._processChunk === 'function' && inflate._outBuffer instanceof Buffer) {
+    // Made with the smallest chunk size, so it allocates no output buffer of its own.
+    const inflate = new Inflate({ chunkSize: 64 }) as unknown as { _outBuffer?: Buffer; _chunkSize?: number; _processChunk?: (chunk: Buffer, flush: number) => Buffer };
+    if (typeof inflate._processChunk === 'function' && inflate._outBuffer instanceof Buffer && inflate._chunkSize === 64) {
       inflate._outBuffer = out;
+      inflate._chunkSize = chunkSize;
       return inflate._processChunk(data, zlibConstants.Z_FINISH);
     }
   }
   return inflateSync(data, { chunkSize });
+}
+
+/** The IDAT chunks' data as one buffer (Chromium writes 8 KB chunks); for a side, in its reused memory. */
+function joined(chunks: Buffer[], side?: 0 | 1): Buffer {
+  if (chunks.length === 1) return chunks[0];
+  let total = 0;
+  for (const c of chunks) total += c.length;
+  if (side === undefined) return Buffer.concat(chunks, total);
+  const into = scratchBuffer(4 + side, total);
+  let at = 0;
+  for (const c of chunks) at += c.copy(into, at);
+  return into.subarray(0, total);
 }
 
 /**
@@ -138,7 +153,7 @@ export function inflatePng(png: Buffer, side?: 0 | 1): PngRows | null {
     // One output buffer a little larger than the image data: zlib never has to
     // grow it, and Node returns it without concatenating 16 KB pieces.
     const out = side === undefined ? null : scratchBuffer(2 * side, size + 64);
-    raw = inflateAll(idat.length === 1 ? idat[0] : Buffer.concat(idat), size + 64, out);
+    raw = inflateAll(joined(idat, side), size + 64, out);
   } catch (err) {
     throw new PngError(`cannot decode PNG: ${(err as Error).message}`);
   }

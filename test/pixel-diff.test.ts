@@ -44,6 +44,28 @@ describe('decodePng', () => {
     }
   });
 
+  it('reverses each row filter alone exactly as pngjs does (RGB, and RGBA with varying alpha)', () => {
+    for (const colorType of [2, 6]) {
+      const raw = image(53, 17, 5 + colorType);
+      if (colorType === 6) for (let i = 3; i < raw.length; i += 4) raw[i] = (i * 37) & 0xff;
+      for (const filterType of [0, 1, 2, 3, 4]) {
+        const png = PNG.sync.write({ width: 53, height: 17, data: raw }, { colorType, filterType } as never);
+        expect(decodePng(png).data.equals(PNG.sync.read(png).data)).toBe(true);
+      }
+    }
+  });
+
+  it('what decodePng returned and what a failed comparison needs stay intact through later comparisons', () => {
+    const pngs = [1, 2, 3, 4].map((seed) => encode(97, 41, image(97, 41, seed)));
+    const decoded = decodePng(pngs[0]);
+    const first = comparePngs(pngs[0], pngs[1]);
+    expect(comparePngs(pngs[2], pngs[3], { maxDiffPixelRatio: 1 }).diffPixels).toBeGreaterThan(0); // decodes into the same memory
+    expect(decoded.data.equals(PNG.sync.read(pngs[0]).data)).toBe(true);
+    expect(first.pass).toBe(false);
+    const [, diffPath] = writeMismatchArtifacts(join(temp.dir, 'later', 'screen.png'), pngs[0], pngs[1], first);
+    expect(readFileSync(diffPath).equals(diffImage(pngs[0], pngs[1]))).toBe(true);
+  });
+
   it('reads the size from the header and rejects what is not a PNG', () => {
     expect(pngSize(encode(5, 3, image(5, 3, 1)))).toEqual({ width: 5, height: 3 });
     expect(() => pngSize(Buffer.from('GIF89a not a png at all'))).toThrow(/not a PNG/);

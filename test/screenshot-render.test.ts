@@ -103,6 +103,39 @@ describe('browser renderer', () => {
     expect(new Set(reference.map((png) => png.toString('base64'))).size).toBe(3);
   });
 
+  it('a painted screen draws its rows once and leaves no redraw for the frame the capture draws', async () => {
+    const screens = await Promise.all([CRAFTED, 'hello\r\n\x1b[1;32mworld\x1b[0m'].map((t) => screenOf(t)));
+    const snaps = screens.map((s) => s.snapshot({ includeCells: true }));
+    screens.forEach((s) => s.dispose());
+    await renderSnapshot(snaps[0]);
+    const { page } = await rendererPage();
+    type Term = { _core: { _renderService: { _renderer: { value: { renderRows(a: number, b: number): void } } } } };
+    type Counted = { tapedeckRender: (p: unknown) => Promise<unknown>; rowRenders?: number; atReturn?: number };
+    await page.evaluate(() => {
+      const w = window as unknown as Counted;
+      // The page's terminal is a top-level `let` of its script: global scope, not a window property.
+      const renderer = ((0, eval)('term') as Term)._core._renderService._renderer.value;
+      const renderRows = renderer.renderRows.bind(renderer);
+      w.rowRenders = 0;
+      renderer.renderRows = (a, b) => {
+        w.rowRenders!++;
+        renderRows(a, b);
+      };
+      const render = w.tapedeckRender;
+      w.tapedeckRender = async (p) => {
+        const size = await render(p);
+        w.atReturn = w.rowRenders;
+        return size;
+      };
+    });
+    await renderSnapshot(snaps[1]); // the page's terminal again: reset, then paint, then the capture's frame
+    const counts = await page.evaluate(() => {
+      const w = window as unknown as Counted;
+      return [w.atReturn, w.rowRenders];
+    });
+    expect(counts).toEqual([1, 1]); // drawn once, and nothing left for the capture's frame
+  });
+
   it('the same screen again is captured without painting it again, and gives the same PNG', async () => {
     const screens = await Promise.all([CRAFTED, 'hello\r\n\x1b[1;32mworld\x1b[0m'].map((t) => screenOf(t)));
     const [a, b] = screens.map((s) => s.snapshot({ includeCells: true }));

@@ -1,13 +1,15 @@
 import { endianness } from 'node:os';
-import { inflateSync } from 'node:zlib';
+import { constants as zlibConstants, Inflate, inflateSync } from 'node:zlib';
 import { lazyPackage } from '../core/lazy-package.js';
+import { unfilterInto } from './pixel-diff-unfilter.js';
 
 /**
  * PNG decoding for comparisons. Chromium writes 8-bit RGB or RGBA,
  * non-interlaced PNGs; those take a fast path (one zlib inflate into a buffer
- * of the exact size, then PNG's row filters reversed only for the rows that
- * are asked for); anything else (palette, 16-bit, interlaced, grey) goes
- * through pngjs.
+ * of the exact size, then PNG's row filters reversed straight into RGBA, only
+ * for the rows that are asked for: pixel-diff-unfilter.ts); anything else
+ * (palette, 16-bit, interlaced, grey, or a big-endian machine) goes through
+ * pngjs.
  */
 // Only PNGs off Chromium's fast path need pngjs: loaded then.
 const pngjs = lazyPackage<typeof import('pngjs').default>('pngjs');
@@ -21,8 +23,9 @@ export interface RgbaImage {
 
 /**
  * An inflated fast-path PNG: its scanlines, each a filter byte and `stride`
- * bytes. Rows are unfiltered in place on demand (`done` marks which), so a
- * comparison can leave the identical rest of an image untouched.
+ * bytes, left as they are. Rows are unfiltered into `rgba` on demand (`done`
+ * marks which), so a comparison can leave the identical rest of an image
+ * untouched.
  */
 export interface PngRows {
   width: number;
@@ -30,7 +33,14 @@ export interface PngRows {
   /** Bytes per pixel: 3 (RGB) or 4 (RGBA). */
   bpp: 3 | 4;
   stride: number;
+  /** The filtered scanlines (never changed). */
   raw: Uint8Array;
+  /** The same bytes and at least one more (unfilterInto reads whole words). */
+  view: DataView;
+  /** width * height * 4 bytes: the unfiltered rows as RGBA (the others hold garbage). */
+  rgba: Buffer;
+  /** The same memory as 32-bit words, one per pixel. */
+  words: Uint32Array;
   done: Uint8Array;
 }
 
@@ -58,17 +68,75 @@ export function decodePng(png: Buffer): RgbaImage {
   }
 }
 
+/**
+ * A diff image's PNG. One row filter (Sub) and zlib level 1: pngjs's default
+ * (every filter tried on every row, level 9) took 78 ms for a 1000x600 diff,
+ * this 9 ms, for a file about as large (81 against 80 KB).
+ */
 export function encodePng(img: RgbaImage): Buffer {
-  return pngjs().PNG.sync.write({ width: img.width, height: img.height, data: img.data });
+  return pngjs().PNG.sync.write({ width: img.width, height: img.height, data: img.data }, { filterType: 1, deflateLevel: 1, deflateStrategy: 0 });
 }
 
-/** The inflated scanlines of an 8-bit RGB/RGBA non-interlaced PNG; null for any other kind (use decodePng). */
-export function inflatePng(png: Buffer): PngRows | null {
+/**
+ * Memory a comparison reuses: writing to freshly allocated megabytes costs a
+ * page fault per 4 KB, which measured more than the inflate itself (a 2.4 MB
+ * buffer filled fresh 11 ms, reused 0.04 ms, on the loaded 2-core machine).
+ * Slot 2k holds side k's inflated scanlines, 2k+1 its RGBA, 4+k its joined
+ * IDAT data. Only buffers up to SCRATCH_MAX bytes are kept (a 1000x600
+ * screenshot needs 2.4 MB).
+ */
+const SCRATCH_MAX = 8 << 20;
+const scratch: Buffer[] = [];
+
+function scratchBuffer(slot: number, size: number): Buffer {
+  if (size > SCRATCH_MAX) return Buffer.allocUnsafeSlow(size);
+  let b = scratch[slot];
+  if (!b || b.length < size) scratch[slot] = b = Buffer.allocUnsafeSlow(size);
+  return b;
+}
+
+/** zlib inflate of a whole stream; into `out` (at least `size` bytes) when given and Node's zlib still works as it does in Node 20-24. */
+function inflateAll(data: Buffer, size: number, out: Buffer | null): Buffer {
+  const chunkSize = Math.max(64, size);
+  if (out) {
+    // inflateSync's own loop (ZlibBase._processChunk), writing into the
+    // reused buffer set as its output buffer instead of a fresh one; should
+    // Node ignore it, the result is the same, in fresh memory.
+    // Made with the smallest chunk size, so it allocates no output buffer of its own.
+    const inflate = new Inflate({ chunkSize: 64 }) as unknown as { _outBuffer?: Buffer; _chunkSize?: number; _processChunk?: (chunk: Buffer, flush: number) => Buffer };
+    if (typeof inflate._processChunk === 'function' && inflate._outBuffer instanceof Buffer && inflate._chunkSize === 64) {
+      inflate._outBuffer = out;
+      inflate._chunkSize = chunkSize;
+      return inflate._processChunk(data, zlibConstants.Z_FINISH);
+    }
+  }
+  return inflateSync(data, { chunkSize });
+}
+
+/** The IDAT chunks' data as one buffer (Chromium writes 8 KB chunks); for a side, in its reused memory. */
+function joined(chunks: Buffer[], side?: 0 | 1): Buffer {
+  if (chunks.length === 1) return chunks[0];
+  let total = 0;
+  for (const c of chunks) total += c.length;
+  if (side === undefined) return Buffer.concat(chunks, total);
+  const into = scratchBuffer(4 + side, total);
+  let at = 0;
+  for (const c of chunks) at += c.copy(into, at);
+  return into.subarray(0, total);
+}
+
+/**
+ * The inflated scanlines of an 8-bit RGB/RGBA non-interlaced PNG; null for any
+ * other kind (use decodePng). With a `side` (0 or 1) the result lives in memory
+ * that the next inflatePng of that side reuses: for a comparison that keeps
+ * nothing once it returns.
+ */
+export function inflatePng(png: Buffer, side?: 0 | 1): PngRows | null {
   const { width, height } = pngSize(png);
   const bitDepth = png[24];
   const colorType = png[25];
   const interlace = png[28];
-  if (!(bitDepth === 8 && (colorType === 2 || colorType === 6) && interlace === 0)) return null;
+  if (!(bitDepth === 8 && (colorType === 2 || colorType === 6) && interlace === 0) || !LITTLE_ENDIAN) return null;
   const bpp = colorType === 6 ? 4 : 3;
   const idat: Buffer[] = [];
   for (let off = 8; off + 8 <= png.length; ) {
@@ -84,12 +152,19 @@ export function inflatePng(png: Buffer): PngRows | null {
   try {
     // One output buffer a little larger than the image data: zlib never has to
     // grow it, and Node returns it without concatenating 16 KB pieces.
-    raw = inflateSync(idat.length === 1 ? idat[0] : Buffer.concat(idat), { chunkSize: Math.max(64, size + 64) });
+    const out = side === undefined ? null : scratchBuffer(2 * side, size + 64);
+    raw = inflateAll(joined(idat, side), size + 64, out);
   } catch (err) {
     throw new PngError(`cannot decode PNG: ${(err as Error).message}`);
   }
   if (raw.length < size) throw new PngError('cannot decode PNG: image data is truncated');
-  return { width, height, bpp, stride, raw: new Uint8Array(raw.buffer, raw.byteOffset, size), done: new Uint8Array(height) };
+  // Its own memory (never a pool slice: offset 0), so it can be viewed as 32-bit words.
+  const rgba = side === undefined ? Buffer.allocUnsafeSlow(width * height * 4) : scratchBuffer(2 * side + 1, width * height * 4).subarray(0, width * height * 4);
+  const words = new Uint32Array(rgba.buffer, rgba.byteOffset, width * height);
+  // zlib's output buffer is 64 bytes longer than the image data (see above); should it not be, a copy is.
+  if (raw.buffer.byteLength - raw.byteOffset < size + 4) raw = Buffer.concat([raw.subarray(0, size), Buffer.alloc(4)]);
+  const view = new DataView(raw.buffer, raw.byteOffset, size + 4);
+  return { width, height, bpp, stride, raw: new Uint8Array(raw.buffer, raw.byteOffset, size), view, rgba, words, done: new Uint8Array(height) };
 }
 
 /** Unfilters row y, and before it any rows above that it depends on and that are still filtered. */
@@ -103,33 +178,11 @@ export function unfilterRows(img: PngRows, y: number): void {
   for (let r = from; r <= y; r++) if (!done[r]) unfilterRow(img, r);
 }
 
-/** Rows [top, bottom) as RGBA (unfiltering what is needed). */
+/** Rows [top, bottom) as RGBA (unfiltering what is needed): a view of the image's memory, no copy. */
 export function toRgba(img: PngRows, top: number, bottom: number): RgbaImage {
-  const { width, stride, bpp, raw } = img;
-  const out = Buffer.allocUnsafe(width * (bottom - top) * 4);
-  // RGBA as little-endian words; Buffer.allocUnsafe's memory is 8-byte aligned.
-  const out32 = bpp === 3 && LITTLE_ENDIAN && out.byteOffset % 4 === 0 ? new Uint32Array(out.buffer, out.byteOffset, out.length >> 2) : null;
-  for (let y = top; y < bottom; y++) {
-    unfilterRows(img, y);
-    let s = y * (stride + 1) + 1;
-    let d = (y - top) * width * 4;
-    if (bpp === 4) {
-      out.set(raw.subarray(s, s + stride), d);
-      continue;
-    }
-    if (out32) {
-      // One store per pixel (about twice as fast as four byte stores).
-      for (let x = 0, p = d >> 2; x < width; x++, s += 3, p++) out32[p] = (raw[s] | (raw[s + 1] << 8) | (raw[s + 2] << 16) | 0xff000000) >>> 0;
-      continue;
-    }
-    for (let x = 0; x < width; x++, s += 3, d += 4) {
-      out[d] = raw[s];
-      out[d + 1] = raw[s + 1];
-      out[d + 2] = raw[s + 2];
-      out[d + 3] = 255;
-    }
-  }
-  return { width, height: bottom - top, data: out };
+  for (let y = top; y < bottom; y++) unfilterRows(img, y);
+  const rowBytes = img.width * 4;
+  return { width: img.width, height: bottom - top, data: img.rgba.subarray(top * rowBytes, bottom * rowBytes) };
 }
 
 /**
@@ -142,88 +195,33 @@ export function toRgba(img: PngRows, top: number, bottom: number): RgbaImage {
 export function differingRows(a: PngRows, b: PngRows): number[] {
   if (a.width !== b.width || a.height !== b.height || a.bpp !== b.bpp) throw new Error('differingRows: images of different size or kind');
   const line = a.stride + 1;
+  const rowBytes = a.width * 4;
   const ra = a.raw;
   const rb = b.raw;
   const rows: number[] = [];
   let aboveEqual = true; // the row above holds the same pixels in both (true above the first row)
   for (let y = 0; y < a.height; y++) {
     const o = y * line;
-    if (!a.done[y] && !b.done[y] && (aboveEqual || ra[o] <= 1) && Buffer.compare(ra.subarray(o, o + line), rb.subarray(o, o + line)) === 0) {
+    if ((aboveEqual || ra[o] <= 1) && Buffer.compare(ra.subarray(o, o + line), rb.subarray(o, o + line)) === 0) {
       aboveEqual = true;
       continue;
     }
     unfilterRows(a, y);
     unfilterRows(b, y);
-    aboveEqual = Buffer.compare(ra.subarray(o + 1, o + line), rb.subarray(o + 1, o + line)) === 0;
+    const q = y * rowBytes;
+    aboveEqual = Buffer.compare(a.rgba.subarray(q, q + rowBytes), b.rgba.subarray(q, q + rowBytes)) === 0;
     if (!aboveEqual) rows.push(y);
   }
   return rows;
 }
 
-/** Reverses PNG's filter on one row in place; the row above is already unfiltered. */
+/** Reverses PNG's filter on row y into the image's RGBA words; the row above is already unfiltered. */
 function unfilterRow(img: PngRows, y: number): void {
-  const { raw, stride, bpp } = img;
-  const row = y * (stride + 1);
-  const filter = raw[row];
-  const cur = row + 1;
-  const prev = cur - (stride + 1); // only read when y > 0
-  const end = cur + stride;
-  // raw is a Uint8Array: stores wrap modulo 256 by themselves.
-  switch (filter) {
-    case 0:
-      break;
-    case 1:
-      for (let i = cur + bpp; i < end; i++) raw[i] += raw[i - bpp];
-      break;
-    case 2:
-      if (y > 0) for (let i = cur, j = prev; i < end; i++, j++) raw[i] += raw[j];
-      break;
-    case 3:
-      if (y > 0) {
-        for (let i = cur, j = prev; i < cur + bpp; i++, j++) raw[i] += raw[j] >> 1;
-        for (let i = cur + bpp, j = prev + bpp; i < end; i++, j++) raw[i] += (raw[i - bpp] + raw[j]) >> 1;
-      } else {
-        for (let i = cur + bpp; i < end; i++) raw[i] += raw[i - bpp] >> 1;
-      }
-      break;
-    case 4:
-      if (y > 0) {
-        // One channel at a time, so left and upper-left stay in locals. In the
-        // first pixel they are 0 and Paeth picks the byte above.
-        for (let k = 0; k < bpp; k++) {
-          let i = cur + k;
-          let j = prev + k;
-          let c = raw[j];
-          let a = (raw[i] + c) & 0xff;
-          raw[i] = a;
-          for (i += bpp, j += bpp; i < end; i += bpp, j += bpp) {
-            const b = raw[j];
-            let p: number;
-            // Flat areas and straight edges (most of a terminal) decide early:
-            // a = c gives pb = 0, so b; b = c gives pa = 0, so a.
-            if (a === c) p = b;
-            else if (b === c) p = a;
-            else {
-              let pa = b - c;
-              if (pa < 0) pa = -pa;
-              let pb = a - c;
-              if (pb < 0) pb = -pb;
-              let pc = a + b - c - c;
-              if (pc < 0) pc = -pc;
-              p = pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
-            }
-            a = (raw[i] + p) & 0xff;
-            raw[i] = a;
-            c = b;
-          }
-        }
-      } else {
-        // Above is 0: Paeth picks the byte to the left, as Sub does.
-        for (let i = cur + bpp; i < end; i++) raw[i] += raw[i - bpp];
-      }
-      break;
-    default:
-      throw new PngError(`cannot decode PNG: unknown row filter ${filter}`);
+  const { width, words } = img;
+  // The first row's filters see zeros above it.
+  const [up, u] = y > 0 ? [words, (y - 1) * width] : [new Uint32Array(width), 0];
+  if (!unfilterInto(img.view, y * (img.stride + 1), img.bpp, width, words, y * width, up, u)) {
+    throw new PngError(`cannot decode PNG: unknown row filter ${img.raw[y * (img.stride + 1)]}`);
   }
   img.done[y] = 1;
 }

@@ -8,6 +8,7 @@ declare module 'pngjs' {
     inputHasAlpha?: boolean;
     deflateLevel?: number;
     deflateStrategy?: number;
+    filterType?: number | number[];
   }
   export class PNG {
     constructor(options?: PNGOptions);

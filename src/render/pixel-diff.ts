@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs';
 import pixelmatch from 'pixelmatch';
 import { writeFileAtomic } from '../core/atomic-write.js';
 import { usageError } from '../core/errors.js';
-import { decodePng, differingRows, encodePng, inflatePng, pngSize, PngError, toRgba, type PngRows, type RgbaImage } from './pixel-diff-png.js';
+import { decodePng, differingRows, encodePng, inflatePng, pngSize, PngError, toRgba, type RgbaImage } from './pixel-diff-png.js';
 
 /**
  * Pixel comparison with Playwright toHaveScreenshot's meanings:
@@ -59,8 +59,7 @@ export function comparePngs(expected: Buffer, actual: Buffer, options: PixelComp
       message: `image size differs: expected ${expectedSize.width}x${expectedSize.height} px, got ${actualSize.width}x${actualSize.height} px`,
     };
   }
-  const decoded: Decoded = { expected, actual };
-  const diffPixels = expected.equals(actual) ? 0 : countPngDiffPixels(decoded, opts.threshold);
+  const diffPixels = expected.equals(actual) ? 0 : countPngDiffPixels(expected, actual, opts.threshold);
   const diffRatio = pixels ? diffPixels / pixels : 0;
   const pass = diffPixels <= allowed;
   const ratioText = (Math.ceil(diffRatio * 10000) / 10000).toString();
@@ -70,30 +69,20 @@ export function comparePngs(expected: Buffer, actual: Buffer, options: PixelComp
       ? `${diffPixels} pixels differ (allowed ${allowed})`
       : `${diffPixels} pixels (ratio ${ratioText} of all image pixels) are different; allowed ${allowed} (threshold ${opts.threshold})`,
   };
-  if (!pass) decodedBy.set(comparison, decoded);
   return comparison;
 }
-
-/** The two PNGs of a comparison and what was decoded of them (kept for the diff image of a failed one). */
-interface Decoded {
-  expected: Buffer;
-  actual: Buffer;
-  rows?: [PngRows, PngRows];
-}
-
-const decodedBy = new WeakMap<PixelComparison, Decoded>();
 
 /**
  * pixelmatch's count for two equally sized PNGs. Chromium's kind of PNG (8-bit
  * RGB/RGBA) is inflated once and compared scanline by scanline; only the rows
  * around a difference have their filters reversed and go to pixelmatch (see
- * countDiffPixels for why the band gives the whole image's count).
+ * countDiffPixels for why the band gives the whole image's count). Both are
+ * decoded into memory the next comparison reuses: nothing is kept.
  */
-function countPngDiffPixels(d: Decoded, threshold: number): number {
-  const a = inflatePng(d.expected);
-  const b = a && inflatePng(d.actual);
-  if (!a || !b || a.bpp !== b.bpp) return countDiffPixels(decodePng(d.expected), decodePng(d.actual), threshold);
-  d.rows = [a, b];
+function countPngDiffPixels(expected: Buffer, actual: Buffer, threshold: number): number {
+  const a = inflatePng(expected, 0);
+  const b = a && inflatePng(actual, 1);
+  if (!a || !b || a.bpp !== b.bpp) return countDiffPixels(decodePng(expected), decodePng(actual), threshold);
   let n = 0;
   for (const [top, bottom] of bandsAround(differingRows(a, b), a.height)) {
     n += pixelmatch(toRgba(a, top, bottom).data, toRgba(b, top, bottom).data, null, a.width, bottom - top, { threshold });
@@ -158,13 +147,7 @@ export function writeMismatchArtifacts(goldenPath: string, expected: Buffer, act
   mkdirSync(dirname(goldenPath), { recursive: true });
   writeFileAtomic(paths.actual, actual);
   if (comparison.sizeMismatch) return [paths.actual];
-  // The comparison already inflated both images: finish decoding those rather than starting over.
-  const known = decodedBy.get(comparison);
-  const rows = known && known.expected === expected && known.actual === actual ? known.rows : undefined;
-  const diff = rows
-    ? diffOf(toRgba(rows[0], 0, rows[0].height), toRgba(rows[1], 0, rows[1].height), threshold ?? DEFAULT_THRESHOLD)
-    : diffImage(expected, actual, threshold);
-  writeFileAtomic(paths.diff, diff);
+  writeFileAtomic(paths.diff, diffImage(expected, actual, threshold));
   return [paths.actual, paths.diff];
 }
 

@@ -55,14 +55,58 @@ async function loadFonts(p) {
 
 // Runs the render xterm has scheduled for the next animation frame now: the
 // same call the frame would make (RenderDebouncer._innerRefresh: the pending
-// rows, then the refresh callbacks), with the frame request cancelled. xterm is
-// pinned (its version is in the render profile hash); should its internals not
-// be what this expects, nothing happens and the frame renders as before.
+// rows, then the refresh callbacks), with the frame request cancelled. The
+// selection redraw that reset() or the buffer switch queued for that frame
+// (SelectionService._refresh: every row again) is settled first, so the frame
+// the capture draws finds nothing left to redraw and lays the rows out once
+// instead of twice. xterm is pinned (its version is in the render profile
+// hash); should its internals not be what this expects, nothing happens and
+// the frame renders as before.
 function renderNow(t) {
-  const debouncer = t._core && t._core._renderService && t._core._renderService._renderDebouncer;
-  if (!debouncer || typeof debouncer._innerRefresh !== 'function' || debouncer._animationFrame === undefined) return;
-  window.cancelAnimationFrame(debouncer._animationFrame);
+  settleSelection(t);
+  const debouncer = debouncerOf(t);
+  if (!debouncer || (debouncer._animationFrame === undefined && debouncer._rowStart === undefined)) return;
+  if (debouncer._animationFrame !== undefined) window.cancelAnimationFrame(debouncer._animationFrame);
   debouncer._innerRefresh();
+}
+
+function debouncerOf(t) {
+  const debouncer = t._core && t._core._renderService && t._core._renderService._renderDebouncer;
+  return debouncer && typeof debouncer._innerRefresh === 'function' ? debouncer : null;
+}
+
+// The page never selects anything, so the queued selection redraw would only
+// draw every row once more, as the pending render is about to: it is dropped
+// when neither the selection nor the renderer's idea of it holds anything, and
+// run now otherwise.
+function settleSelection(t) {
+  const selection = t._core && t._core._selectionService;
+  if (!selection || typeof selection._refresh !== 'function' || selection._refreshAnimationFrame === undefined) return;
+  window.cancelAnimationFrame(selection._refreshAnimationFrame);
+  const shown = t._core._renderService && t._core._renderService._selectionState;
+  const model = selection._model;
+  if (shown && model && shown.start === undefined && shown.end === undefined && model.finalSelectionStart === undefined && model.finalSelectionEnd === undefined) {
+    selection._refreshAnimationFrame = undefined;
+    return;
+  }
+  selection._refresh();
+}
+
+// term.reset() queues a redraw of the cleared screen (and of the selection) for
+// the next animation frame; the write that follows is parsed in a later task,
+// so a frame could draw and lay out the empty screen in between. Those frame
+// requests are dropped here: the rows stay pending and the parse asks again.
+function holdFrames(t) {
+  const debouncer = debouncerOf(t);
+  if (debouncer && debouncer._animationFrame !== undefined) {
+    window.cancelAnimationFrame(debouncer._animationFrame);
+    debouncer._animationFrame = undefined;
+  }
+  const selection = t._core && t._core._selectionService;
+  if (selection && typeof selection._refresh === 'function' && selection._refreshAnimationFrame !== undefined) {
+    window.cancelAnimationFrame(selection._refreshAnimationFrame);
+    selection._refreshAnimationFrame = undefined;
+  }
 }
 
 window.tapedeckRender = async (p) => {
@@ -102,6 +146,7 @@ window.tapedeckRender = async (p) => {
     termKey = key;
   } else {
     term.reset();
+    holdFrames(term);
   }
   // xterm draws no cursor until it was focused, typed into or switched buffers
   // ("cursor initialized"); a switch to the alt buffer and back is the public way.

@@ -14,5 +14,10 @@ export default defineConfig({
     sequence: { sequencer: CriticalPathFirst },
     pool: 'forks',
     maxWorkers: 4,
+    // A worker runs file after file with its modules loaded once, instead of a fresh process
+    // importing src/ again for each of the 57 files: 351 s of CPU instead of 406 s, 230 s
+    // instead of 260 s, in back-to-back quiet runs (2026-12-02); shuffled it passes too. Tests
+    // keep no state between files: each restores what it changes (env, goldens root, timers).
+    isolate: false,
   },
 });

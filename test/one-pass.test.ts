@@ -64,6 +64,16 @@ describe('one pass', () => {
     expect(n('replayer/protocol-accept.ts:acceptLive'), 'each tape accepted once').toBe(2);
   });
 
+  test('toReplayCleanly on a protocol tape reads and prepares it once (the transport it names included)', async () => {
+    const tape = join(temp(), 'agent.ndjson');
+    copyFileSync(join(ROOT, 'goldens/agent-server.ndjson'), tape);
+    const calls = await callsDuring(() => expect(tape).toReplayCleanly(AGENT_SERVER));
+    const n = (fn: string) => calls.get(fn) ?? 0;
+    expect(n('tape/protocol-tape.ts:TapeLines'), 'the tape read once').toBe(1);
+    expect(n('replayer/protocol-prepare.ts:splitSessions'), 'prepared once').toBe(1);
+    expect(n('replayer/compare.ts:comparePairs'), 'compared once').toBe(1);
+  });
+
   test('toMatchScreen locates, reads and settles its golden once per call', async () => {
     const term = spawnTerminal('sh', ['-c', 'printf "one pass\\n"; exec cat'], { rows: 4, cols: 20 });
     await expect(term).toContainText('one pass');

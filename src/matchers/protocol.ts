@@ -4,6 +4,7 @@ import type { Boundary } from '../core/boundary.js';
 import { resolveReplaySettings } from '../replayer/settings.js';
 import { formatPair, readProtocolTape, type ProtocolTape } from '../tape/protocol-tape.js';
 import { replayProtocolTape } from '../replayer/protocol.js';
+import { prepareProtocolTape } from '../replayer/protocol-prepare.js';
 import type { TransportTarget } from '../replayer/transport-replay.js';
 import { wireOf } from '../tape/wire.js';
 import { unacceptedDrifts } from '../replayer/replay-tapes.js';
@@ -74,10 +75,11 @@ export async function toReplayCleanly(this: State, received: unknown, command?: 
   const policy = updatePolicyFor(this);
   const opts = (options ?? {}) as ProtocolMatcherOptions;
   const base = { command, update: policy.mode === 'all', writePending: policy.mode === 'new', ...settings(opts) };
-  // Over the transport the tape was recorded on, unless options.transport says otherwise.
-  const recordedOn = wireOf((await readProtocolTape(tape)).pairs[0]?.raw ?? '')?.transport;
+  // Read once: the first pair says the transport it was recorded on (unless options.transport says otherwise).
+  const prepared = await prepareProtocolTape(tape, base);
+  const recordedOn = wireOf(prepared.count > 0 ? prepared.at(0).pair.raw : '')?.transport;
   const target = opts.transport ?? (recordedOn ? { transport: recordedOn } : undefined);
-  const result = target ? await (await import('../replayer/transport-replay.js')).replayOverTransport(tape, { ...base, target }) : await replayProtocolTape(tape, base);
+  const result = target ? await (await import('../replayer/transport-replay.js')).replayOverTransport(prepared, { ...base, target }) : await replayProtocolTape(prepared, base);
   recordGolden({ status: result.updatedPairs > 0 ? 'updated' : result.pendingPath ? 'mismatch' : 'matched', artifacts: result.pendingPath ? [result.pendingPath] : [] }, tape);
   return replayVerdict(shown(tape), unacceptedDrifts(result), `${result.pairCount} pairs`, result.pendingPath);
 }

@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { rmSync } from 'node:fs';
-import { placeholdersIn, redact } from '../core/redact.js';
+import { redact } from '../core/redact.js';
 import type { Drift } from '../core/drift.js';
 import type { ProtocolTape } from '../tape/protocol-tape.js';
 import { rewriteTape } from './update.js';
@@ -44,26 +44,8 @@ export function acceptLive(
   return { updatedPairs: 0, pendingPath: candidate };
 }
 
-/** Redacts a live response with the tape's own placeholders plus any requested names. */
-export function redactFor(tape: ProtocolTape, live: string, extra: readonly string[], env: NodeJS.ProcessEnv): string {
-  return redactWith(tapeSecrets(tape), live, extra, env);
-}
-
-/** The same, with the tape's placeholder names already known (a prepared tape has them). */
+/** Redacts a live response with the tape's secret placeholders (the prepare step found them) plus any requested names. */
 export function redactWith(secrets: readonly string[], live: string, extra: readonly string[], env: NodeJS.ProcessEnv): string {
   const names = new Set([...extra, ...secrets]);
   return names.size === 0 ? live : redact(live, [...names], env);
-}
-
-/** The tape's placeholder names, scanned once per tape (redactFor runs for every drift detail). */
-const scanned = new WeakMap<ProtocolTape, string[]>();
-function tapeSecrets(tape: ProtocolTape): string[] {
-  let names = scanned.get(tape);
-  if (!names) {
-    const found = new Set<string>();
-    for (const p of tape.pairs) for (const n of placeholdersIn(p.request + p.response)) found.add(n);
-    names = [...found];
-    scanned.set(tape, names);
-  }
-  return names;
 }

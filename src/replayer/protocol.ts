@@ -6,7 +6,7 @@ import type { Boundary } from '../core/boundary.js';
 import { comparePairs, type ComparedPair, explainDifference } from './compare.js';
 import { driveSession, driveSingleShot, type DriveSettings, type SessionRun, type Stop } from './protocol-drive.js';
 import { prepareProtocolTape, tmpdirToPlaceholder, withTmpdir, type PreparedTape } from './protocol-prepare.js';
-import { acceptLive, redactFor, redactWith } from './protocol-accept.js';
+import { acceptLive, redactWith } from './protocol-accept.js';
 import { openScratch } from './scratch.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, requireServerCommand } from './settings.js';
 import type { ServerExit } from './server-process.js';
@@ -257,4 +257,4 @@ function exitCodeDrift(expected: string, exit: ServerExit, drift: (title: string
   return [drift(`exit code ${exit.code ?? describeExit(exit.code, exit.signal)}, recorded ${code}`, [`the recorded done line says exit_code ${code}; the single-shot server exited ${describeExit(exit.code, exit.signal)}`])];
 }
 
-export { explainDifference, redactFor, redactWith };
+export { explainDifference, redactWith };

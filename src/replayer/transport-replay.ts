@@ -45,7 +45,8 @@ export async function replayOverTransport(source: ProtocolTape | PreparedTape | 
   // Read, validated, secrets restored and scoped normalisers chosen as for stdio (an empty tape is exit 2).
   const ready = typeof source !== 'string' && 'sessions' in source ? source : await prepareProtocolTape(source, { ...options, env, normaliser });
   const tape = ready.tape;
-  const prepared: Prepared[] = Array.from({ length: ready.count }, (_, i) => ready.at(i)).map((p) => {
+  const prepared: Prepared[] = Array.from({ length: ready.count }, (_, i) => {
+    const p = ready.at(i);
     const wire = wireOf(p.pair.raw);
     if (wire?.auth && target.authToken === undefined) {
       throw new TapedeckError('TD2012', 'this pair was recorded with a bearer token: give --auth-token', { location: { file: tape.path, line: p.pair.line } });

@@ -6,8 +6,11 @@
 // the first thing it cannot do (a missing tape: exit 2), or does its whole job when that is
 // small (explain a code, fix with no envelopes, record `true`). Lazy loading keeps node-pty,
 // xterm, playwright and pngjs out of both. Target: within 1.3x of bare node. Interleaved, medians.
+// Beside each run row, its floor: one ES module importing the Node built-ins that run loads
+// (read from process.moduleLoadList in a first run) and nothing else, the least any program
+// doing that job in Node pays before its own code.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { median, row } from './lib.mjs';
@@ -31,8 +34,30 @@ const RUN = {
   explain: { args: ['explain', 'TD1001'], code: 0, what: 'one code' },
   fix: { args: ['fix', '--apply', '--from-stdin'], code: 0, what: 'no envelopes' },
 };
+// Preloaded into one run: at exit, the public built-ins the process loaded.
+const listBuiltins = join(dir, 'list-builtins.mjs');
+writeFileSync(
+  listBuiltins,
+  `import { isBuiltin } from 'node:module';
+import { writeFileSync } from 'node:fs';
+process.on('exit', () => {
+  const names = process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13));
+  writeFileSync(process.env.TAPEDECK_BENCH_BUILTINS, JSON.stringify(names.filter((n) => !n.startsWith('internal/') && isBuiltin(n))));
+});
+`,
+);
+function floorScript(command, args) {
+  const out = join(dir, `${command}-builtins.json`);
+  spawnSync(process.execPath, ['--import', listBuiltins, bin, ...args], { stdio: 'ignore', env: { ...process.env, TAPEDECK_BENCH_BUILTINS: out } });
+  const names = JSON.parse(readFileSync(out, 'utf8'));
+  const script = join(dir, `${command}-floor.mjs`);
+  writeFileSync(script, names.map((n) => `import 'node:${n}';\n`).join(''));
+  return { script, names };
+}
 try {
   for (const [command, run] of Object.entries(RUN)) {
+    const floor = floorScript(command, run.args);
+    const floorMs = [];
     const bare = [];
     const help = [];
     const ran = [];
@@ -40,13 +65,16 @@ try {
       bare.push(time(['-e', '0'], 0));
       help.push(time([bin, command, '--help'], 0));
       ran.push(time([bin, ...run.args], run.code));
+      floorMs.push(time([floor.script], 0));
     }
     const b = median(bare);
     const h = median(help);
     const r = median(ran);
-    console.log(`tapedeck ${command} --help: ${h.toFixed(0)} ms, run (${run.what}): ${r.toFixed(0)} ms, node -e 0: ${b.toFixed(0)} ms`);
+    const f = median(floorMs);
+    console.log(`tapedeck ${command} --help: ${h.toFixed(0)} ms, run (${run.what}): ${r.toFixed(0)} ms, its built-ins alone (${floor.names.length}): ${f.toFixed(0)} ms, node -e 0: ${b.toFixed(0)} ms`);
     row({ path: `CLI start: ${command} --help`, tapedeck: h, baseline: b, unit: 'ms', target: 1.3, note: 'node -e 0' });
-    row({ path: `CLI start: ${command}, a run (${run.what})`, tapedeck: r, baseline: b, unit: 'ms', target: 1.3, note: 'node -e 0' });
+    row({ path: `CLI start: ${command}, a run (${run.what})`, tapedeck: r, baseline: b, unit: 'ms', target: 1.3, note: `node -e 0; floor ${(f / b).toFixed(2)}x` });
+    row({ path: `  floor: an ES module importing the built-ins that run loads`, tapedeck: f, baseline: b, unit: 'ms', target: 1.3, note: 'node -e 0' });
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });

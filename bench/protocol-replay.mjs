@@ -2,13 +2,17 @@
 // hand-written client doing the same round trips (bench/lib.mjs roundTrips). Each side runs
 // in its own process, interleaved, so time and peak RSS compare like for like.
 // Targets: the library within 1.2x of the client, the CLI within 1.3x, peak RSS within 1.3x.
-//   node bench/protocol-replay.mjs [pairs...]        (default 10000 50000; RUNS=5)
+// A round trip here is two process wake-ups, so its time depends mostly on where the scheduler
+// puts the two processes (same core or not: 35 to 190 us a trip for the client alone), which
+// changes from run to run: the rows are medians of more runs at 10k, and the detail line prints
+// the quartiles of the per-run ratios (each tapedeck run against the client run just before it).
+//   node bench/protocol-replay.mjs [pairs...]        (default 10000 50000; RUNS: 9 at 10k, 5 at 50k)
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { echoRequests, median, roundTrips, row } from './lib.mjs';
+import { echoRequests, median, quartiles, roundTrips, row } from './lib.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const server = ['node', join(root, 'examples/echo-server.mjs')];
@@ -36,12 +40,12 @@ if (process.argv[2] === '--side') {
   process.exit(0);
 }
 
-const runs = Number(process.env.RUNS ?? 5);
 const sizes = process.argv.slice(2).map(Number);
 const dir = mkdtempSync(join(tmpdir(), 'tapedeck-bench-'));
 for (const pairs of sizes.length > 0 ? sizes : [10_000, 50_000]) {
   const tape = join(dir, `echo-${pairs}.ndjson`);
   writeTape(tape, echoRequests(pairs));
+  const runs = Number(process.env.RUNS ?? (pairs <= 10_000 ? 9 : 5));
   const side = (name) => JSON.parse(execFileSync(process.execPath, [self, '--side', name, tape, String(pairs)], { encoding: 'utf8' }));
   const client = [];
   const library = [];
@@ -59,7 +63,12 @@ for (const pairs of sizes.length > 0 ? sizes : [10_000, 50_000]) {
   const k = median(cli);
   const cRss = median(client.map((r) => r.rssMb));
   const lRss = median(library.map((r) => r.rssMb));
-  console.log(`protocol replay, ${pairs} pairs, median of ${runs}: client ${c.toFixed(0)} ms ${cRss.toFixed(0)} MB, library ${l.toFixed(0)} ms ${lRss.toFixed(0)} MB, CLI ${k.toFixed(0)} ms`);
+  const libraryRatios = library.map((r, i) => r.ms / client[i].ms);
+  const cliRatios = cli.map((ms, i) => ms / client[i].ms);
+  console.log(
+    `protocol replay, ${pairs} pairs, ${runs} runs: client ${c.toFixed(0)} ms ${cRss.toFixed(0)} MB, library ${l.toFixed(0)} ms ${lRss.toFixed(0)} MB ` +
+      `(ratio quartiles ${quartiles(libraryRatios)}), CLI ${k.toFixed(0)} ms (${quartiles(cliRatios)})`,
+  );
   row({ path: `protocol replay, ${pairs} pairs (library)`, tapedeck: l, baseline: c, unit: 'ms', target: 1.2, note: 'minimal client process' });
   row({ path: `protocol replay, ${pairs} pairs (CLI)`, tapedeck: k, baseline: c, unit: 'ms', target: 1.3, note: 'minimal client process' });
   row({ path: `protocol replay, ${pairs} pairs (peak RSS)`, tapedeck: lRss, baseline: cRss, unit: 'MB', target: 1.3, note: 'minimal client process' });

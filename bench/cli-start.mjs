@@ -19,7 +19,7 @@ const root = resolve(import.meta.dirname, '..');
 const runs = Number(process.env.RUNS ?? 15);
 const dir = mkdtempSync(join(tmpdir(), 'tapedeck-bench-start-'));
 const missing = join(dir, 'missing.ndjson');
-const bin = join(root, 'dist/cli/main.js');
+const bin = join(root, 'dist/bundle/tapedeck.js');
 const time = (args, expectCode) => {
   const t0 = performance.now();
   const { status } = spawnSync(process.execPath, args, { stdio: 'ignore' });

@@ -60,7 +60,7 @@ function call(port, path, body, headers, agent) {
 }
 
 async function proxyFor(upstream, name) {
-  const m = await start(['node', join(root, 'dist/cli/main.js'), 'record', '--out', join(dir, `${name}.ndjson`), '--transport', 'http', '--upstream', upstream], {}, /listening on http:\/\/127\.0\.0\.1:(\d+)/);
+  const m = await start(['node', join(root, 'dist/bundle/tapedeck.js'), 'record', '--out', join(dir, `${name}.ndjson`), '--transport', 'http', '--upstream', upstream], {}, /listening on http:\/\/127\.0\.0\.1:(\d+)/);
   return Number(m[1]);
 }
 

@@ -55,7 +55,7 @@ for (const pairs of sizes.length > 0 ? sizes : [10_000, 50_000]) {
     library.push(side('library'));
     // The CLI as a user runs it: node start, argument parsing, reading, replaying, the summary.
     const t0 = performance.now();
-    execFileSync(process.execPath, [join(root, 'dist/cli/main.js'), 'replay', tape, '--', ...server], { stdio: 'ignore' });
+    execFileSync(process.execPath, [join(root, 'dist/bundle/tapedeck.js'), 'replay', tape, '--', ...server], { stdio: 'ignore' });
     cli.push(performance.now() - t0);
   }
   const c = median(client.map((r) => r.ms));

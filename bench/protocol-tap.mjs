@@ -28,7 +28,7 @@ for (const [name, { command, requests }] of Object.entries(servers)) {
     direct: command,
     'bare Node relay': ['node', join(root, 'bench/support/bare-relay.mjs'), ...command],
     ...(onPath('socat') ? { 'socat (native)': ['socat', '-', `EXEC:${command.join(' ')},pipes`] } : {}),
-    'tapedeck tap': ['node', join(root, 'dist/cli/main.js'), 'record', '--out', tape, '--', ...command],
+    'tapedeck tap': ['node', join(root, 'dist/bundle/tapedeck.js'), 'record', '--out', tape, '--', ...command],
   };
   const ms = Object.fromEntries(Object.keys(sides).map((k) => [k, []]));
   // Runs interleaved, the order rotated per run, so load hits every side alike.

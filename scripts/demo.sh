@@ -5,25 +5,25 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-tapedeck() { node dist/cli/main.js "$@"; }
+tapedeck() { node dist/bundle/tapedeck.js "$@"; }
 everything=(node node_modules/@modelcontextprotocol/server-everything/dist/index.js stdio)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 echo "== record: the example agent server (seed 000 wire format), through the tap"
 node examples/agent-client.mjs examples/agent-requests.ndjson -- \
-  node dist/cli/main.js record --out "$work/agent.ndjson" -- node examples/agent-server.mjs >/dev/null
+  node dist/bundle/tapedeck.js record --out "$work/agent.ndjson" -- node examples/agent-server.mjs >/dev/null
 echo "   $(wc -l < "$work/agent.ndjson") pairs in $work/agent.ndjson"
 
 echo "== record: @modelcontextprotocol/server-everything (JSON-RPC over stdio)"
 node examples/jsonrpc-client.mjs examples/mcp-everything.script.ndjson -- \
-  node dist/cli/main.js record --out "$work/mcp.ndjson" -- "${everything[@]}" >/dev/null 2>&1
+  node dist/bundle/tapedeck.js record --out "$work/mcp.ndjson" -- "${everything[@]}" >/dev/null 2>&1
 echo "   $(wc -l < "$work/mcp.ndjson") pairs in $work/mcp.ndjson"
 
 echo "== record: a terminal program in a PTY, as an asciicast"
-node dist/cli/main.js record --out "$work/hello.cast" --rows 8 --cols 60 -- \
+tapedeck record --out "$work/hello.cast" --rows 8 --cols 60 -- \
   bash --norc --noprofile -c 'printf "\033[1;32mhello\033[0m from tapedeck\n"; ls examples/files'
-node dist/cli/main.js snapshot "$work/hello.cast"
+tapedeck snapshot "$work/hello.cast"
 
 echo "== replay: the fresh tapes and the checked-in goldens"
 status=0

@@ -346,7 +346,7 @@ describe('tapedeck in someone else\'s project', () => {
     const pty = join(mono, 'node_modules/node-pty');
     renameSync(pty, `${pty}.off`);
     try {
-      const cli = join(mono, 'node_modules/tapedeck/dist/cli/main.js');
+      const cli = join(mono, 'node_modules/.bin/tapedeck');
       const imported = await run(['node', '-e', "import('tapedeck').then((m) => console.log(typeof m.spawnTerminal, typeof m.replayProtocolTape))"], { cwd: mono });
       expect(imported.stdout.trim(), imported.stderr).toBe('function function');
       const explain = await run(['node', cli, 'explain', 'TD1001'], { cwd: mono });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { tapedeck, useTempDirs } from './helpers/cli.js';
+import { CLI, tapedeck, useTempDirs } from './helpers/cli.js';
 import { explainDifference } from '../src/replayer/compare.js';
 import { jsonDepth } from '../src/core/limits.js';
 
@@ -9,7 +9,7 @@ const temp = useTempDirs();
 
 // Loaded into the tapedeck process only: writes its peak resident memory (kB) at exit.
 const RSS_PRELOAD = `
-if (process.argv[1] && process.argv[1].endsWith('main.js')) {
+if (process.argv[1] === process.env.TAPEDECK_BIN) {
   process.on('exit', () => require('fs').writeFileSync(process.env.RSS_OUT, String(process.resourceUsage().maxRSS)));
 }
 `;
@@ -41,7 +41,7 @@ describe('bounded memory and time', () => {
     writeFileSync(join(dir, 'rss.cjs'), RSS_PRELOAD);
     writeFileSync(join(dir, 'noisy.ndjson'), rpcTape(3));
     const rssOut = join(dir, 'rss.txt');
-    const r = await tapedeck(['replay', 'noisy.ndjson', '--json', '--', 'node', 'noisy.cjs'], { cwd: dir, env: { NODE_OPTIONS: `--require ${join(dir, 'rss.cjs')}`, RSS_OUT: rssOut } });
+    const r = await tapedeck(['replay', 'noisy.ndjson', '--json', '--', 'node', 'noisy.cjs'], { cwd: dir, env: { NODE_OPTIONS: `--require ${join(dir, 'rss.cjs')}`, RSS_OUT: rssOut, TAPEDECK_BIN: CLI } });
     expect(r.code).toBe(1);
     const envelopes = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { kind?: string; code?: string; message?: string });
     const drifts = envelopes.filter((e) => e.kind !== 'summary');

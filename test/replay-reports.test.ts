@@ -1,7 +1,7 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { ROOT, tapedeck, tapedeckInProcess, useTempDirs } from './helpers/cli.js';
+import { CLI, ROOT, tapedeck, tapedeckInProcess, useTempDirs } from './helpers/cli.js';
 
 const temp = useTempDirs();
 
@@ -91,7 +91,7 @@ describe('progress display', () => {
     const dir = project();
     for (const n of [1, 2, 3]) copyFileSync(join(dir, 'goldens/agent.ndjson'), join(dir, `goldens/copy${n}.ndjson`));
     const args = ['replay', 'goldens/*.ndjson', '--jobs', '1', ...server];
-    const term = spawnTerminal('node', [join(ROOT, 'dist/cli/main.js'), ...args], { rows: 10, cols: 100, cwd: dir });
+    const term = spawnTerminal('node', [CLI, ...args], { rows: 10, cols: 100, cwd: dir });
     try {
       await term.waitForExit({ timeoutMs: 30_000 });
       const output = Buffer.concat(term.events.events.flatMap((e) => (e.type === 'output' ? [e.data] : []))).toString('utf8');

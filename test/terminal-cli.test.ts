@@ -6,10 +6,9 @@ import { join, resolve } from 'node:path';
 import { CastWriter } from '../src/tape/asciicast-write.js';
 import { playCast, readCast } from '../src/index.js';
 import { spawnTerminal } from '../src/session/index.js';
-import { processAlive } from './helpers/cli.js';
+import { CLI, processAlive } from './helpers/cli.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const CLI = join(ROOT, 'dist/cli/main.js');
 const dir = mkdtempSync(join(tmpdir(), 'tapedeck-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -1,6 +1,6 @@
 import { afterAll, afterEach } from 'vitest';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Readable, Writable } from 'node:stream';
@@ -8,7 +8,8 @@ import { pathToFileURL } from 'node:url';
 import type { CliIO } from '../../src/cli/io.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
-export const CLI = join(ROOT, 'dist/cli/main.js');
+/** The tapedeck bin as package.json names it (the bundle scripts/bundle-cli.mjs builds). */
+export const CLI = join(ROOT, (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin.tapedeck);
 export const AGENT_SERVER = ['node', join(ROOT, 'examples/agent-server.mjs')];
 export const EVERYTHING_SERVER = ['node', join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'];
 

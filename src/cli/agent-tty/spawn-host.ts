@@ -1,8 +1,7 @@
 import { spawn } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { killGroup } from '../../core/process-group.js';
+import { packagePath } from '../../core/package-root.js';
 import { AgentError } from './errors.js';
 import { updateManifest, type SessionRecord } from './manifest.js';
 import { sessionPaths } from './paths.js';
@@ -16,7 +15,7 @@ import type { CliIO } from '../io.js';
  * could not start. The host is its own process group (setsid), so it outlives
  * this CLI and is not hit by signals meant for the caller's terminal.
  */
-export const HOST_MAIN = join(dirname(fileURLToPath(import.meta.url)), 'host-main.js');
+export const HOST_MAIN = packagePath('dist/cli/agent-tty/host-main.js'); // the built host, also from the bundled bin
 
 export async function startHost(home: string, sessionId: string, timeoutMs: number, logLevel: LogLevel, io: CliIO): Promise<SessionRecord> {
   const log = openSync(sessionPaths(home, sessionId).hostLog, 'a', 0o600);

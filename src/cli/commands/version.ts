@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
+import { packagePath } from '../../core/package-root.js';
 import { defineCommand } from '../command.js';
 
 export function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
+  const pkg = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string };
   return pkg.version;
 }
 

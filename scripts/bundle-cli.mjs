@@ -1,0 +1,128 @@
+// Bundles the tapedeck bin (dist/cli/main.js, built by tsc) into dist/bundle/ with rolldown.
+//
+// Why: Node 20 loads ES modules one at a time (resolve, four file operations, compile), about
+// 0.6 ms each, so a protocol `tapedeck replay` that loaded 57 modules spent most of its start on
+// that (bench/cli-start.mjs). The modules a protocol-only command loads are grouped into a few
+// chunks (groups() below: the bin and definitions, what the runs share, each run's own), so such
+// a run reads five files; everything else keeps rolldown's default split by lazy import, so
+// node-pty, xterm.js, Playwright and pngjs still load only when a command uses them.
+// The cast-reading worker is a second entry, beside the chunks as it is beside cast-play.js in
+// dist/. The agent-tty host process it starts is the unbundled dist/ file (spawn-host.ts).
+import { rmSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
+import { build } from 'rolldown';
+
+const root = resolve(import.meta.dirname, '..');
+const dist = resolve(root, 'dist');
+const out = resolve(dist, 'bundle');
+const main = resolve(dist, 'cli/main.js');
+const worker = resolve(dist, 'session/cast-steps-worker.js');
+const PROTOCOL_COMMANDS = ['replay', 'record', 'serve', 'explain', 'fix'];
+
+/** The terminal and render stacks (render/profile-names.js is a list of names replay's help shows). */
+const terminalOrRender = (id) => {
+  const path = relative(dist, id);
+  return (path.startsWith('session/') || path.startsWith('render/')) && path !== 'render/profile-names.js';
+};
+/** An npm package (external here), not a Node built-in. */
+const isPackage = (id) => (!id.startsWith('/') && !id.startsWith('node:')) || id.includes('/node_modules/');
+
+/** Module id → { eager: ids imported statically, lazy: ids imported with import() }, filled as rolldown parses. */
+const graph = new Map();
+let chunks;
+const inGroup = (id, pick) => pick((chunks ??= groups())).has(id);
+
+function eagerClosure(start) {
+  const seen = new Set();
+  const stack = [start];
+  while (stack.length > 0) {
+    const id = stack.pop();
+    if (seen.has(id)) continue;
+    seen.add(id);
+    stack.push(...(graph.get(id)?.eager ?? []));
+  }
+  return seen;
+}
+
+/** Modules whose eager closure stays clear of the terminal and render stacks and of npm packages. */
+function protocolOnly(ids) {
+  const closure = new Set();
+  for (const id of ids) for (const m of eagerClosure(id)) closure.add(m);
+  return [...closure].some((m) => terminalOrRender(m) || isPackage(m) || m === worker) ? undefined : closure;
+}
+
+/**
+ * What a command's run loads: its definition's lazy imports (the run module) with all they
+ * import eagerly, and the lazy imports those make in turn (the recorder's tap, the replay of a
+ * tape), as long as each stays protocol-only.
+ */
+function runModules(definitionId) {
+  const loaded = new Set();
+  let lazy = graph.get(definitionId)?.lazy ?? [];
+  for (let depth = 0; depth < 2; depth++) {
+    const next = [];
+    for (const id of lazy) {
+      const closure = protocolOnly([id]);
+      if (!closure) continue;
+      for (const m of closure) if (!loaded.has(m)) loaded.add(m), next.push(...(graph.get(m)?.lazy ?? []));
+    }
+    lazy = next;
+  }
+  return loaded;
+}
+
+/**
+ * The chunks a protocol command loads. `cli`: what every invocation loads (the bin's own
+ * imports) and the protocol commands' definitions, so `--help` stays small. Then what each
+ * command's run loads before it meets a server (runModules): what two or more runs share in `run-shared`, the rest in `run-COMMAND`.
+ * What a run loads later (an HTTP transport, an update) keeps rolldown's own chunks.
+ */
+function groups() {
+  const definition = (c) => resolve(dist, `cli/commands/${c}.js`);
+  const cli = protocolOnly([main, ...PROTOCOL_COMMANDS.map(definition)]) ?? new Set();
+  cli.delete(main); // the entry keeps its own code: it runs the CLI
+  const runs = new Map(PROTOCOL_COMMANDS.map((c) => [c, [...runModules(definition(c))].filter((m) => !cli.has(m))]));
+  const uses = new Map();
+  for (const ids of runs.values()) for (const m of ids) uses.set(m, (uses.get(m) ?? 0) + 1);
+  const shared = new Set([...uses].filter(([, n]) => n > 1).map(([m]) => m));
+  const own = new Map([...runs].map(([c, ids]) => [c, new Set(ids.filter((m) => !shared.has(m)))]));
+  return { cli, shared, own };
+}
+
+rmSync(out, { recursive: true, force: true });
+await build({
+  input: { tapedeck: main, 'cast-steps-worker': worker },
+  platform: 'node',
+  external: (id) => !id.startsWith('.') && !id.startsWith('/'),
+  plugins: [
+    {
+      name: 'import-graph',
+      moduleParsed(info) {
+        graph.set(info.id, { eager: info.importedIds, lazy: info.dynamicallyImportedIds });
+      },
+    },
+  ],
+  output: {
+    dir: out,
+    format: 'esm',
+    sourcemap: true,
+    entryFileNames: '[name].js',
+    chunkFileNames: '[name]-[hash].js',
+    codeSplitting: {
+      groups: [
+        { name: 'cli', test: (id) => inGroup(id, (g) => g.cli) },
+        { name: 'run-shared', test: (id) => inGroup(id, (g) => g.shared) },
+        ...PROTOCOL_COMMANDS.map((c) => ({ name: `run-${c}`, test: (id) => inGroup(id, (g) => g.own.get(c)) })),
+      ],
+    },
+  },
+  logLevel: 'warn',
+  onLog(level, log, handler) {
+    // A lazy import of a module another module imports statically stays where it is: expected here.
+    if (log.code === 'INEFFECTIVE_DYNAMIC_IMPORT') return;
+    handler(level, log);
+  },
+});
+if (!chunks || chunks.cli.size < 5 || chunks.shared.size < 10) throw new Error('bundle-cli: the cli and run-shared chunks are nearly empty; the import graph was not read');
+const sizes = [...chunks.own].map(([c, ids]) => `${c} ${ids.size}`).join(', ');
+console.error(`bundle: ${relative(root, out)}/tapedeck.js (modules: cli ${chunks.cli.size}, run-shared ${chunks.shared.size}, ${sizes})`);

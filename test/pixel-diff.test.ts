@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { deflateSync } from 'node:zlib';
 import pngjs from 'pngjs';
 import pixelmatch from 'pixelmatch';
 import { comparePngs, countDiffPixels, diffImage, writeMismatchArtifacts } from '../src/render/pixel-diff.js';
@@ -197,3 +198,178 @@ describe('comparePngs (Playwright toHaveScreenshot meanings)', () => {
     expect(existsSync(join(temp.dir, 'sized.diff.png'))).toBe(false);
   });
 });
+
+/**
+ * Every verdict of comparePngs against the plain way: pngjs decodes both files
+ * whole and pixelmatch compares them. Terminal-like images (rows of glyphs
+ * between blank rows) give the scanlines the fast path treats specially: rows
+ * of zeros under every filter (a blank row under a blank row, a black or
+ * transparent first row) and rows that differ only in part.
+ */
+describe('comparePngs agrees with pngjs + pixelmatch', () => {
+  /** A screen of `cols` x `lines` cells of 4x5 px; `seed` picks the glyphs, `changed` cells get other ones. */
+  function screen(width: number, height: number, opts: { seed: number; bg: number[]; changed?: Set<number> }): Buffer {
+    const data = Buffer.alloc(width * height * 4);
+    for (let i = 0; i < data.length; i += 4) data.set(opts.bg, i);
+    let s = opts.seed;
+    const rand = () => ((s = (s * 1103515245 + 12345) >>> 0) >>> 16) & 0xff;
+    // Glyph rows 1-3 of each 5-px line: rows 0 and 4 stay background (zero scanlines under Up and Paeth).
+    for (let cy = 0; cy * 5 < height; cy++) {
+      for (let cx = 0; cx * 4 < width; cx++) {
+        const glyph = rand();
+        if (glyph < 100) continue;
+        const alt = opts.changed?.has(cy * 1000 + cx) ? 3 : 0;
+        for (let y = 1; y < 4; y++) for (let x = 0; x < 3; x++) {
+          const px = cx * 4 + x;
+          const py = cy * 5 + y;
+          if (px >= width || py >= height || ((x * 5 + y * 3 + glyph + alt) % 4) === 0) continue;
+          // Colours from the glyph, anti-aliased-looking greys at the glyph's edge.
+          const edge = x === 2 ? 0.5 : 1;
+          data.set([Math.round((glyph * 7) % 256 * edge), Math.round(200 * edge), Math.round((glyph * 3) % 256 * edge), 255], (py * width + px) * 4);
+        }
+      }
+    }
+    return data;
+  }
+
+  const full = (png: Buffer) => PNG.sync.read(png).data;
+
+  it('counts, passes and fails as pixelmatch does on the whole decoded images (RGB, RGBA, every filter, odd sizes)', () => {
+    const zeroRows = new Set<string>();
+    let compared = 0;
+    for (const [width, height] of [[37, 23], [1, 9], [64, 41], [5, 1]]) {
+      for (const colorType of [2, 6]) {
+        // Black (transparent for RGBA): blank rows are zero bytes even unfiltered; grey-blue: only filtered.
+        for (const bg of colorType === 6 ? [[0, 0, 0, 0], [12, 12, 16, 255], [40, 40, 60, 128]] : [[0, 0, 0, 255], [12, 12, 16, 255]]) {
+          const base = screen(width, height, { seed: 5, bg });
+          const variants = [
+            Buffer.from(base), // the same pixels
+            screen(width, height, { seed: 5, bg, changed: new Set([0, 1001, 2003]) }), // a few cells
+            screen(width, height, { seed: 77, bg }), // another screen
+            (() => { const d = Buffer.from(base); d[d.length - 4] ^= 0xff; return d; })(), // the last pixel
+            (() => { const d = Buffer.from(base); d[0] ^= 0x40; d[5] ^= 0x01; return d; })(), // first row, one far and one near colour
+          ];
+          for (const filterType of [0, 1, 2, 3, 4, -1]) {
+            const write = (data: Buffer) => PNG.sync.write({ width, height, data }, { colorType, filterType } as never);
+            const a = write(base);
+            const ra = inflatePng(a)!;
+            for (let y = 0; y < height; y++) {
+              const s = y * (ra.stride + 1);
+              if (ra.raw.subarray(s + 1, s + 1 + ra.stride).every((v) => v === 0)) zeroRows.add(`${ra.raw[s]}${y === 0 ? ' first' : ''}`);
+            }
+            expect(decodePng(a).data.equals(full(a))).toBe(true);
+            for (const data of variants) {
+              const b = write(data);
+              for (const threshold of [0, 0.2]) {
+                const expected = pixelmatch(full(a), full(b), null, width, height, { threshold });
+                const r = comparePngs(a, b, { threshold, maxDiffPixelRatio: 1 });
+                expect(r.diffPixels).toBe(expected);
+                expect(comparePngs(a, b, { threshold }).pass).toBe(expected === 0);
+                expect(comparePngs(b, a, { threshold, maxDiffPixelRatio: 1 }).diffPixels).toBe(pixelmatch(full(b), full(a), null, width, height, { threshold }));
+                compared++;
+              }
+            }
+          }
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(500);
+    // The special cases were there to be taken: zero scanlines under None, Sub, Up and Paeth, and as the first row.
+    for (const kind of ['0', '1', '2', '4', '0 first', '1 first', '2 first', '3 first', '4 first']) expect(zeroRows).toContain(kind);
+  });
+
+  it('draws the diff image pixelmatch draws on the whole decoded images', () => {
+    for (const colorType of [2, 6]) {
+      for (const filterType of [1, 4, -1]) {
+        const bg = colorType === 6 ? [0, 0, 0, 0] : [12, 12, 16, 255];
+        const write = (data: Buffer) => PNG.sync.write({ width: 45, height: 27, data }, { colorType, filterType } as never);
+        const a = write(screen(45, 27, { seed: 9, bg }));
+        for (const b of [write(screen(45, 27, { seed: 9, bg, changed: new Set([2, 1003]) })), write(screen(45, 27, { seed: 31, bg }))]) {
+          const out = Buffer.alloc(45 * 27 * 4);
+          pixelmatch(full(a), full(b), out, 45, 27, { threshold: 0.2 });
+          expect(full(diffImage(a, b)).equals(out)).toBe(true);
+        }
+      }
+    }
+  });
+
+  it('palette, grey, 16-bit and interlaced PNGs (decoded by pngjs) count as pixelmatch does', () => {
+    const width = 19;
+    const height = 13;
+    const pixels = (seed: number) => screen(width, height, { seed, bg: [12, 12, 16, 255] });
+    const pairs: Array<[Buffer, Buffer]> = [
+      [handPng(pixels(3), width, height, 'palette'), handPng(pixels(4), width, height, 'palette')],
+      [handPng(pixels(3), width, height, 'interlaced'), handPng(pixels(4), width, height, 'interlaced')],
+      [handPng(pixels(3), width, height, 'interlaced'), PNG.sync.write({ width, height, data: pixels(3) }, { colorType: 2 } as never)],
+      [PNG.sync.write({ width, height, data: pixels(3) }, { colorType: 0 } as never), PNG.sync.write({ width, height, data: pixels(4) }, { colorType: 0 } as never)],
+      [PNG.sync.write({ width, height, data: pixels(3) }, { colorType: 6, bitDepth: 16 } as never), PNG.sync.write({ width, height, data: pixels(4) }, { colorType: 2 } as never)],
+    ];
+    for (const [a, b] of pairs) {
+      expect(decodePng(a).data.equals(full(a))).toBe(true);
+      const expected = pixelmatch(full(a), full(b), null, width, height, { threshold: 0.2 });
+      expect(comparePngs(a, b, { maxDiffPixelRatio: 1 }).diffPixels).toBe(expected);
+    }
+    // The pairs were not all alike, and the interlaced file holds what the plain one does.
+    expect(pixelmatch(full(pairs[0][0]), full(pairs[0][1]), null, width, height)).toBeGreaterThan(0);
+    expect(comparePngs(pairs[2][0], pairs[2][1]).diffPixels).toBe(0);
+  });
+});
+
+/** A PNG pngjs cannot write: 8-bit palette (one entry per colour), or RGB interlaced (Adam7), every row filter None. */
+function handPng(rgba: Buffer, width: number, height: number, kind: 'palette' | 'interlaced'): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const out = Buffer.alloc(body.length + 8);
+    out.writeUInt32BE(data.length, 0);
+    body.copy(out, 4);
+    out.writeUInt32BE(crc32(body), body.length + 4);
+    return out;
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr[8] = 8;
+  ihdr[9] = kind === 'palette' ? 3 : 2;
+  ihdr[12] = kind === 'interlaced' ? 1 : 0;
+  const chunks = [chunk('IHDR', ihdr)];
+  const rows: number[] = [];
+  if (kind === 'palette') {
+    const colours = new Map<number, number>();
+    const palette: number[] = [];
+    for (let y = 0; y < height; y++) {
+      rows.push(0);
+      for (let x = 0; x < width; x++) {
+        const i = (y * width + x) * 4;
+        const key = rgba.readUIntBE(i, 3);
+        if (!colours.has(key)) {
+          colours.set(key, colours.size);
+          palette.push(rgba[i], rgba[i + 1], rgba[i + 2]);
+        }
+        rows.push(colours.get(key)!);
+      }
+    }
+    if (colours.size > 256) throw new Error('too many colours for a palette');
+    chunks.push(chunk('PLTE', Buffer.from(palette)));
+  } else {
+    // Adam7: seven passes over the image, each its own rows of the pixels it picks.
+    const passes = [[0, 0, 8, 8], [4, 0, 8, 8], [0, 4, 4, 8], [2, 0, 4, 4], [0, 2, 2, 4], [1, 0, 2, 2], [0, 1, 1, 2]];
+    for (const [x0, y0, dx, dy] of passes) {
+      if (x0 >= width) continue;
+      for (let y = y0; y < height; y += dy) {
+        rows.push(0);
+        for (let x = x0; x < width; x += dx) rows.push(...rgba.subarray((y * width + x) * 4, (y * width + x) * 4 + 3));
+      }
+    }
+  }
+  chunks.push(chunk('IDAT', deflateSync(Buffer.from(rows))), chunk('IEND', Buffer.alloc(0)));
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), ...chunks]);
+}
+
+function crc32(bytes: Buffer): number {
+  let c = ~0;
+  for (const b of bytes) {
+    c ^= b;
+    for (let k = 0; k < 8; k++) c = (c >>> 1) ^ (0xedb88320 & -(c & 1));
+  }
+  return ~c >>> 0;
+}

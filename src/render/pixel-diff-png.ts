@@ -215,13 +215,35 @@ export function differingRows(a: PngRows, b: PngRows): number[] {
   return rows;
 }
 
+/** Zero bytes to compare scanlines with (grown as needed). */
+let zeros = Buffer.alloc(0);
+
+/** Whether raw[from, from + n) is all zero (one memcmp). */
+function allZero(raw: Uint8Array, from: number, n: number): boolean {
+  if (zeros.length < n) zeros = Buffer.alloc(n);
+  return zeros.compare(raw, from, from + n, 0, n) === 0;
+}
+
 /** Reverses PNG's filter on row y into the image's RGBA words; the row above is already unfiltered. */
 function unfilterRow(img: PngRows, y: number): void {
-  const { width, words } = img;
+  const { width, words, raw, stride } = img;
+  const s = y * (stride + 1);
+  const filter = raw[s];
+  // A scanline of zeros (a blank line under a blank line, common in a
+  // terminal screenshot) is a copy of the row above when its filter is Up or
+  // Paeth, and a row of zero pixels when it is None or Sub (or it is the
+  // first row): copied or filled in one native call instead of pixel by pixel.
+  const p = y * width;
+  if (filter !== 3 && filter <= 4 && allZero(raw, s + 1, stride)) {
+    if (y > 0 && (filter === 2 || filter === 4)) words.copyWithin(p, p - width, p);
+    else words.fill(img.bpp === 3 ? 0xff000000 : 0, p, p + width);
+    img.done[y] = 1;
+    return;
+  }
   // The first row's filters see zeros above it.
-  const [up, u] = y > 0 ? [words, (y - 1) * width] : [new Uint32Array(width), 0];
-  if (!unfilterInto(img.view, y * (img.stride + 1), img.bpp, width, words, y * width, up, u)) {
-    throw new PngError(`cannot decode PNG: unknown row filter ${img.raw[y * (img.stride + 1)]}`);
+  const [up, u] = y > 0 ? [words, p - width] : [new Uint32Array(width), 0];
+  if (!unfilterInto(img.view, s, img.bpp, width, words, p, up, u)) {
+    throw new PngError(`cannot decode PNG: unknown row filter ${filter}`);
   }
   img.done[y] = 1;
 }

@@ -6,6 +6,10 @@
  * Avg need no per-channel work; Paeth does only where its predictor differs
  * by channel (flat areas and straight edges, most of a terminal, take the
  * left or the upper pixel whole). RGB rows get alpha 255.
+ *
+ * One small loop per filter and pixel size, with the pixel size and alpha as
+ * constants: one loop per filter taking them as variables unfiltered a
+ * 1000x600 screenshot about 15% slower (2.05 against 1.75 ms).
  */
 
 /** Byte-wise x + y (mod 256 in each byte). */
@@ -29,13 +33,86 @@ function paeth(a: number, b: number, c: number): number {
   return pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
 }
 
-/** Paeth's predictor for every byte of a word (the first three, or all four), byte by byte. */
-function paethWord(a: number, b: number, c: number, bpp: number): number {
-  const p =
+/** Paeth's predictor for the first three bytes of a word, byte by byte. */
+function paeth3(a: number, b: number, c: number): number {
+  return (
     paeth(a & 0xff, b & 0xff, c & 0xff) |
     (paeth((a >>> 8) & 0xff, (b >>> 8) & 0xff, (c >>> 8) & 0xff) << 8) |
-    (paeth((a >>> 16) & 0xff, (b >>> 16) & 0xff, (c >>> 16) & 0xff) << 16);
-  return bpp === 4 ? p | (paeth(a >>> 24, b >>> 24, c >>> 24) << 24) : p;
+    (paeth((a >>> 16) & 0xff, (b >>> 16) & 0xff, (c >>> 16) & 0xff) << 16)
+  );
+}
+
+/** Paeth's predictor for all four bytes of a word. */
+function paeth4(a: number, b: number, c: number): number {
+  return paeth3(a, b, c) | (paeth(a >>> 24, b >>> 24, c >>> 24) << 24);
+}
+
+// Each reads pixel bytes from `i`, writes out[p .. end); the row above is up[u ..].
+// RGB: the fourth byte of each little-endian load (the next pixel's) is masked off, alpha 255 set.
+
+function none3(raw: DataView, i: number, out: Uint32Array, p: number, end: number): void {
+  for (; p < end; p++, i += 3) out[p] = raw.getInt32(i, true) | 0xff000000;
+}
+function none4(raw: DataView, i: number, out: Uint32Array, p: number, end: number): void {
+  for (; p < end; p++, i += 4) out[p] = raw.getInt32(i, true);
+}
+function sub3(raw: DataView, i: number, out: Uint32Array, p: number, end: number): void {
+  let left = 0;
+  for (; p < end; p++, i += 3) {
+    left = add(raw.getInt32(i, true) & 0xffffff, left) | 0xff000000;
+    out[p] = left;
+  }
+}
+function sub4(raw: DataView, i: number, out: Uint32Array, p: number, end: number): void {
+  let left = 0;
+  for (; p < end; p++, i += 4) {
+    left = add(raw.getInt32(i, true), left);
+    out[p] = left;
+  }
+}
+function up3(raw: DataView, i: number, out: Uint32Array, p: number, end: number, up: Uint32Array, u: number): void {
+  for (; p < end; p++, i += 3, u++) out[p] = add(raw.getInt32(i, true) & 0xffffff, up[u]) | 0xff000000;
+}
+function up4(raw: DataView, i: number, out: Uint32Array, p: number, end: number, up: Uint32Array, u: number): void {
+  for (; p < end; p++, i += 4, u++) out[p] = add(raw.getInt32(i, true), up[u]);
+}
+function avg3(raw: DataView, i: number, out: Uint32Array, p: number, end: number, up: Uint32Array, u: number): void {
+  let left = 0;
+  for (; p < end; p++, i += 3, u++) {
+    left = add(raw.getInt32(i, true) & 0xffffff, avg(left, up[u])) | 0xff000000;
+    out[p] = left;
+  }
+}
+function avg4(raw: DataView, i: number, out: Uint32Array, p: number, end: number, up: Uint32Array, u: number): void {
+  let left = 0;
+  for (; p < end; p++, i += 4, u++) {
+    left = add(raw.getInt32(i, true), avg(left, up[u]));
+    out[p] = left;
+  }
+}
+// Only the bytes of a pixel count: RGB words are compared with alpha forced alike.
+// Where left = upper-left every byte predicts the byte above; where above = upper-left, the byte to the left.
+function paethRow3(raw: DataView, i: number, out: Uint32Array, p: number, end: number, up: Uint32Array, u: number): void {
+  let left = 0;
+  let upLeft = 0;
+  for (; p < end; p++, i += 3, u++) {
+    const above = up[u] | 0xff000000;
+    const pred = left === upLeft ? above : above === upLeft ? left : paeth3(left, above, upLeft);
+    left = add(raw.getInt32(i, true) & 0xffffff, pred) | 0xff000000;
+    out[p] = left;
+    upLeft = above;
+  }
+}
+function paethRow4(raw: DataView, i: number, out: Uint32Array, p: number, end: number, up: Uint32Array, u: number): void {
+  let left = 0;
+  let upLeft = 0;
+  for (; p < end; p++, i += 4, u++) {
+    const above = up[u] | 0; // signed, as `left` is, so that equal pixels compare equal
+    const pred = left === upLeft ? above : above === upLeft ? left : paeth4(left, above, upLeft);
+    left = add(raw.getInt32(i, true), pred);
+    out[p] = left;
+    upLeft = above;
+  }
 }
 
 /**
@@ -47,49 +124,30 @@ function paethWord(a: number, b: number, c: number, bpp: number): number {
  * after the last row. Returns false for an unknown filter.
  */
 export function unfilterInto(raw: DataView, s: number, bpp: 3 | 4, width: number, out: Uint32Array, p: number, up: Uint32Array, u: number): boolean {
-  const filter = raw.getUint8(s);
-  const alpha = bpp === 3 ? 0xff000000 | 0 : 0;
-  const mask = bpp === 3 ? 0xffffff : -1;
-  let i = s + 1;
+  const i = s + 1;
   const end = p + width;
-  switch (filter) {
+  const rgb = bpp === 3;
+  switch (raw.getUint8(s)) {
     case 0:
-      for (; p < end; p++, i += bpp) out[p] = (raw.getInt32(i, true) & mask) | alpha;
+      if (rgb) none3(raw, i, out, p, end);
+      else none4(raw, i, out, p, end);
       return true;
-    case 1: {
-      let left = 0;
-      for (; p < end; p++, i += bpp) {
-        left = add(raw.getInt32(i, true) & mask, left) | alpha;
-        out[p] = left;
-      }
+    case 1:
+      if (rgb) sub3(raw, i, out, p, end);
+      else sub4(raw, i, out, p, end);
       return true;
-    }
     case 2:
-      for (; p < end; p++, i += bpp, u++) out[p] = add(raw.getInt32(i, true) & mask, up[u]) | alpha;
+      if (rgb) up3(raw, i, out, p, end, up, u);
+      else up4(raw, i, out, p, end, up, u);
       return true;
-    case 3: {
-      let left = 0;
-      for (; p < end; p++, i += bpp, u++) {
-        left = add(raw.getInt32(i, true) & mask, avg(left, up[u])) | alpha;
-        out[p] = left;
-      }
+    case 3:
+      if (rgb) avg3(raw, i, out, p, end, up, u);
+      else avg4(raw, i, out, p, end, up, u);
       return true;
-    }
-    case 4: {
-      // Only the bytes of a pixel count: RGB words are compared with alpha forced alike.
-      let left = 0;
-      let upLeft = 0;
-      for (; p < end; p++, i += bpp, u++) {
-        const above = up[u] | alpha;
-        const f = raw.getInt32(i, true) & mask;
-        // a = c: every byte predicts the byte above; b = c: the byte to the left.
-        const pred = left === upLeft ? above : above === upLeft ? left : paethWord(left, above, upLeft, bpp);
-        left = add(f, pred) | alpha;
-        out[p] = left;
-        upLeft = above;
-      }
+    case 4:
+      if (rgb) paethRow3(raw, i, out, p, end, up, u);
+      else paethRow4(raw, i, out, p, end, up, u);
       return true;
-    }
     default:
       return false;
   }

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BYTES_EVENT, eventBytes, type CastEvent } from '../src/tape/asciicast.js';
 import { CastWriter } from '../src/tape/asciicast-write.js';
+import { jsonStringMaxBytes, writeJsonStringBytes } from '../src/tape/json-bytes.js';
 import { playCast, readCast, TapedeckError, recordTerminal } from '../src/index.js';
 import { openCast } from '../src/tape/asciicast-read.js';
 import { spawnTerminal } from '../src/session/index.js';
@@ -136,6 +137,33 @@ describe('writing casts', () => {
       ]);
     });
   }
+
+  it('escapes output bytes exactly as JSON.stringify escapes their text (every byte value, multi-byte characters, BOM)', () => {
+    const all = Buffer.concat([Buffer.from(Array.from({ length: 128 }, (_, i) => i)), Buffer.from('é✓😀\ufeff\u2028"\\\r\n', 'utf8')]);
+    const out = Buffer.alloc(jsonStringMaxBytes(all.length));
+    for (const bytes of [all, Buffer.from('1\r\n2\r\n'), Buffer.alloc(0)]) {
+      const end = writeJsonStringBytes(out, 0, bytes);
+      expect(out.subarray(0, end).toString('utf8')).toBe(JSON.stringify(bytes.toString('utf8')));
+    }
+  });
+
+  it('writes the lines JSON.stringify would, chunk sizes and bytes of all kinds', () => {
+    // Output escaped from its bytes, input, markers and invalid bytes go different ways into one buffer.
+    const path = join(dir, 'lines.cast');
+    const w = new CastWriter(path, { cols: 20, rows: 4, timestamp: 1 });
+    const chunks = [Buffer.from('a"\\\x01\x1b[1mé'), Buffer.alloc(300_000, 'x\r\n'), Buffer.from([0xff, 0x41]), Buffer.from('✓\t')];
+    const expected: unknown[] = [];
+    for (const [i, chunk] of chunks.entries()) {
+      w.output(i, chunk);
+      expected.push([i === 0 ? 0 : 1, 'o', chunk.toString('utf8')]);
+      if (i === 2) expected.push([0, BYTES_EVENT, chunk.toString('base64')]);
+      w.input(i, Buffer.from(`k${i}`));
+      expected.push([0, 'i', `k${i}`]);
+    }
+    w.close();
+    const lines = readFileSync(path, 'utf8').split('\n').slice(1, -1);
+    expect(lines).toEqual(expected.map((e) => JSON.stringify(e)));
+  });
 
   it('abort() leaves no file behind', () => {
     const path = join(dir, 'aborted.cast');

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BYTES_EVENT, eventBytes, type CastEvent } from '../src/tape/asciicast.js';
@@ -164,6 +164,20 @@ describe('writing casts', () => {
     const lines = readFileSync(path, 'utf8').split('\n').slice(1, -1);
     expect(lines).toEqual(expected.map((e) => JSON.stringify(e)));
   });
+
+  for (const how of ['close', 'closeAsync'] as const) {
+    it(`${how}() reports a disk full at the last write as such, and leaves no file`, async () => {
+      const path = join(dir, `full-${how}.cast`);
+      const w = new CastWriter(path, { cols: 10, rows: 3 });
+      w.output(0, Buffer.from('x'));
+      // The pending lines go out on close, into a full disk.
+      const inner = w as unknown as { fd: number };
+      closeSync(inner.fd);
+      inner.fd = openSync('/dev/full', 'w');
+      await expect(async () => w[how]()).rejects.toMatchObject({ code: 'STORAGE_WRITE_ERROR', message: expect.stringContaining('no space left on device') });
+      expect(readdirSync(dir).filter((f) => f.includes(`full-${how}`))).toEqual([]);
+    });
+  }
 
   it('abort() leaves no file behind', () => {
     const path = join(dir, 'aborted.cast');

@@ -2,7 +2,7 @@ import { StreamRedactor } from '../core/stream-redact.js';
 import { redact } from '../core/redact.js';
 import { siblingTempPath, sweepStaleTemps } from '../core/temp-files.js';
 import { isUtf8 } from 'node:buffer';
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fsync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { TapedeckError } from '../core/errors.js';
 import { BYTES_EVENT, type CastFormat, type CastTheme } from './asciicast.js';
@@ -233,21 +233,52 @@ export class CastWriter {
 
   /** Finishes the tape: flushes, fsyncs and renames it into place. */
   close(): void {
-    if (this.failure) {
-      const e = this.failure as NodeJS.ErrnoException;
-      throw new TapedeckError('STORAGE_WRITE_ERROR', `cannot write: ${e.code === 'ENOSPC' ? 'no space left on device' : e.code ?? e.message}; the tape was not written`, {
-        location: { file: this.path },
-        cause: e,
-      });
-    }
-    if (this.fd === undefined) return;
+    const fd = this.finishWriting();
+    if (fd !== undefined) this.settle(fd, () => fsyncSync(fd));
+  }
+
+  /**
+   * close(), with the fsync waited for off the main thread: the recorder ends
+   * the terminal's session meanwhile instead of after it.
+   */
+  async closeAsync(): Promise<void> {
+    const fd = this.finishWriting();
+    if (fd === undefined) return;
+    const error = await new Promise<Error | null>((resolve) => fsync(fd, resolve));
+    this.settle(fd, () => {
+      if (error) throw error;
+    });
+  }
+
+  /** Writes out what is pending and hands over the fd (undefined: closed already). */
+  private finishWriting(): number | undefined {
+    this.throwFailure();
+    if (this.fd === undefined) return undefined;
     this.endStreams(this.lastTime);
     this.flushLines();
+    this.throwFailure(); // the last write failed: the temp file is gone already
     const fd = this.fd;
     this.fd = undefined;
+    return fd;
+  }
+
+  private throwFailure(): void {
+    if (!this.failure) return;
+    const e = this.failure as NodeJS.ErrnoException;
+    throw new TapedeckError('STORAGE_WRITE_ERROR', `cannot write: ${e.code === 'ENOSPC' ? 'no space left on device' : e.code ?? e.message}; the tape was not written`, {
+      location: { file: this.path },
+      cause: e,
+    });
+  }
+
+  /** Closes the synced temp file and renames it into place; on any error removes it. */
+  private settle(fd: number, sync: () => void): void {
     try {
-      fsyncSync(fd);
-      closeSync(fd);
+      try {
+        sync();
+      } finally {
+        closeSync(fd);
+      }
       renameSync(this.tmpPath, this.path);
     } catch (err) {
       rmSync(this.tmpPath, { force: true });

@@ -1,9 +1,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BYTES_EVENT, eventBytes, type CastEvent } from '../src/tape/asciicast.js';
 import { CastWriter } from '../src/tape/asciicast-write.js';
+import { jsonStringMaxBytes, writeJsonStringBytes } from '../src/tape/json-bytes.js';
 import { playCast, readCast, TapedeckError, recordTerminal } from '../src/index.js';
 import { openCast } from '../src/tape/asciicast-read.js';
 import { spawnTerminal } from '../src/session/index.js';
@@ -134,6 +135,47 @@ describe('writing casts', () => {
       expect(read.filter((e) => e.code !== 'o').map((e) => [+e.time.toFixed(6), e.code, e.data])).toEqual([
         [0.4, 'i', 'q'], [0.5, 'm', 'checkpoint'], [0.6, 'r', '30x6'], [0.8, 'x', '3'],
       ]);
+    });
+  }
+
+  it('escapes output bytes exactly as JSON.stringify escapes their text (every byte value, multi-byte characters, BOM)', () => {
+    const all = Buffer.concat([Buffer.from(Array.from({ length: 128 }, (_, i) => i)), Buffer.from('é✓😀\ufeff\u2028"\\\r\n', 'utf8')]);
+    const out = Buffer.alloc(jsonStringMaxBytes(all.length));
+    for (const bytes of [all, Buffer.from('1\r\n2\r\n'), Buffer.alloc(0)]) {
+      const end = writeJsonStringBytes(out, 0, bytes);
+      expect(out.subarray(0, end).toString('utf8')).toBe(JSON.stringify(bytes.toString('utf8')));
+    }
+  });
+
+  it('writes the lines JSON.stringify would, chunk sizes and bytes of all kinds', () => {
+    // Output escaped from its bytes, input, markers and invalid bytes go different ways into one buffer.
+    const path = join(dir, 'lines.cast');
+    const w = new CastWriter(path, { cols: 20, rows: 4, timestamp: 1 });
+    const chunks = [Buffer.from('a"\\\x01\x1b[1mé'), Buffer.alloc(300_000, 'x\r\n'), Buffer.from([0xff, 0x41]), Buffer.from('✓\t')];
+    const expected: unknown[] = [];
+    for (const [i, chunk] of chunks.entries()) {
+      w.output(i, chunk);
+      expected.push([i === 0 ? 0 : 1, 'o', chunk.toString('utf8')]);
+      if (i === 2) expected.push([0, BYTES_EVENT, chunk.toString('base64')]);
+      w.input(i, Buffer.from(`k${i}`));
+      expected.push([0, 'i', `k${i}`]);
+    }
+    w.close();
+    const lines = readFileSync(path, 'utf8').split('\n').slice(1, -1);
+    expect(lines).toEqual(expected.map((e) => JSON.stringify(e)));
+  });
+
+  for (const how of ['close', 'closeAsync'] as const) {
+    it(`${how}() reports a disk full at the last write as such, and leaves no file`, async () => {
+      const path = join(dir, `full-${how}.cast`);
+      const w = new CastWriter(path, { cols: 10, rows: 3 });
+      w.output(0, Buffer.from('x'));
+      // The pending lines go out on close, into a full disk.
+      const inner = w as unknown as { fd: number };
+      closeSync(inner.fd);
+      inner.fd = openSync('/dev/full', 'w');
+      await expect(async () => w[how]()).rejects.toMatchObject({ code: 'STORAGE_WRITE_ERROR', message: expect.stringContaining('no space left on device') });
+      expect(readdirSync(dir).filter((f) => f.includes(`full-${how}`))).toEqual([]);
     });
   }
 

@@ -99,6 +99,23 @@ process.stdout.write('\\x1b[6n');`;
     }
   });
 
+  test('a recording of plain output builds no headless screen; the first read builds it with the output on it', async () => {
+    const built = (t: object) => (t as { headlessScreen?: object }).headlessScreen !== undefined;
+    const { terminal, done } = await recordTerminal({ out: join(temp(), 'plain.cast'), command: 'seq', args: ['1', '30'] });
+    await done;
+    expect(built(terminal)).toBe(false);
+    expect([terminal.rows, terminal.cols]).toEqual([24, 80]);
+    const lazy = spawnTerminal('seq', ['1', '30'], { lazyScreen: true });
+    try {
+      await lazy.exited;
+      expect(built(lazy)).toBe(false);
+      expect((await lazy.text()).split('\n').at(-1)).toBe('30');
+      expect(built(lazy)).toBe(true);
+    } finally {
+      await lazy.dispose();
+    }
+  });
+
   test('a drive script waits on plain output as without holding', async () => {
     const out = join(temp(), 'drive.cast');
     let seen = '';

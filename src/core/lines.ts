@@ -131,10 +131,18 @@ class NumberedChunks {
 
 /** Streams a file's lines with their numbers and byte offsets, never reading it whole. */
 export async function* readNumberedLines(path: string, maxLineBytes = limit('maxLineBytes')): AsyncGenerator<NumberedLine> {
+  for await (const batch of readNumberedLineBatches(path, maxLineBytes)) yield* batch;
+}
+
+/** The same, the lines a chunk of the file finished at a time (an await per chunk, not per line). */
+export async function* readNumberedLineBatches(path: string, maxLineBytes = limit('maxLineBytes')): AsyncGenerator<NumberedLine[]> {
   const lines = new NumberedChunks(path, maxLineBytes);
-  for await (const chunk of createReadStream(path)) yield* lines.push(chunk as Buffer);
+  for await (const chunk of createReadStream(path, { highWaterMark: CHUNK })) {
+    const batch = lines.push(chunk as Buffer);
+    if (batch.length > 0) yield batch;
+  }
   const last = lines.end();
-  if (last) yield last;
+  if (last) yield [last];
 }
 
 /**

@@ -83,9 +83,12 @@ export async function recordTerminal(options: RecordTerminalOptions): Promise<{ 
     try {
       if (options.drive) await options.drive(terminal);
       const exit = await terminal.exited;
+      const durationSeconds = terminal.events.now() / 1000;
       detach();
-      writer.close();
-      return { ...exit, out: options.out, format, processExitCode: processExitCode(exit), durationSeconds: terminal.events.now() / 1000 };
+      // The tape's fsync waits on the disk while the terminal's session is ended (a scan of /proc).
+      const settled = await Promise.allSettled([writer.closeAsync(), terminal.dispose()]);
+      for (const s of settled) if (s.status === 'rejected') throw s.reason;
+      return { ...exit, out: options.out, format, processExitCode: processExitCode(exit), durationSeconds };
     } catch (err) {
       detach();
       writer.abort();

@@ -41,7 +41,10 @@ export class Terminal {
   private resolveExited!: (exit: TerminalExit) => void;
   private disposed = false;
   private sessionEnded = false;
-  private readonly headless: Screen;
+  /** Built on first use under lazyScreen: a recording of plain output never loads xterm nor pays for a screen. */
+  private headlessScreen?: Screen;
+  private readonly buildScreen: () => Screen;
+  private readonly size: { rows: number; cols: number };
   /** lazyScreen: plain output not yet handed to the screen. */
   private readonly plain?: PlainOutput;
 
@@ -69,8 +72,23 @@ export class Terminal {
       onExit: (exit) => void this.onExit(exit),
     });
     this.untrack = trackProcess(this.child);
-    this.headless = new Screen({ rows, cols, scrollback: options.scrollback });
+    this.size = { rows, cols };
+    this.buildScreen = () => {
+      const screen = new Screen({ rows, cols, scrollback: options.scrollback });
+      // Programs such as vim query the terminal and may stall without an answer. Under
+      // lazyScreen the first chunk that is not plain builds it, before a query can arrive.
+      if (options.answerQueries ?? true) {
+        screen.xterm.onData((reply) => {
+          if (this.running) this.send('reply', Buffer.from(reply, 'utf8'));
+        });
+        screen.xterm.onBinary((reply) => {
+          if (this.running) this.send('reply', Buffer.from(reply, 'latin1'));
+        });
+      }
+      return screen;
+    };
     if (options.lazyScreen) this.plain = new PlainOutput();
+    else this.headlessScreen = this.buildScreen();
     const exitInfo = () => this.exitInfo;
     const renderedSeq = () => this.renderedSeq;
     const screen = () => this.screen;
@@ -86,15 +104,10 @@ export class Terminal {
       },
       exited: this.exited,
     });
-    if (options.answerQueries ?? true) {
-      // Programs such as vim query the terminal and may stall without an answer.
-      this.headless.xterm.onData((reply) => {
-        if (this.running) this.send('reply', Buffer.from(reply, 'utf8'));
-      });
-      this.headless.xterm.onBinary((reply) => {
-        if (this.running) this.send('reply', Buffer.from(reply, 'latin1'));
-      });
-    }
+  }
+
+  private get headless(): Screen {
+    return (this.headlessScreen ??= this.buildScreen());
   }
 
   get pid(): number {
@@ -107,12 +120,13 @@ export class Terminal {
     return this.headless;
   }
 
+  // A resize builds the screen, so without one the size is still the spawn size.
   get rows(): number {
-    return this.headless.rows;
+    return this.headlessScreen?.rows ?? this.size.rows;
   }
 
   get cols(): number {
-    return this.headless.cols;
+    return this.headlessScreen?.cols ?? this.size.cols;
   }
 
   get running(): boolean {
@@ -156,7 +170,7 @@ export class Terminal {
 
   private async onExit(exit: PtyExit): Promise<void> {
     // Held plain output stays held (a recorder never reads it); a later read of the screen hands it over.
-    await this.headless.flush();
+    await this.headlessScreen?.flush();
     const info: TerminalExit = { exitCode: exit.exitCode, signal: exit.signal ? SIGNAL_NAMES.get(exit.signal) ?? String(exit.signal) : null };
     this.exitInfo = info;
     this.untrack();
@@ -256,7 +270,7 @@ export class Terminal {
     this.disposed = true;
     await this.kill();
     this.child.destroy();
-    this.headless.dispose();
+    this.headlessScreen?.dispose();
   }
 
   async [Symbol.asyncDispose](): Promise<void> {

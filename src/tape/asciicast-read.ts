@@ -1,6 +1,6 @@
 import { open, readFile } from 'node:fs/promises';
 import { ioError, TapedeckError } from '../core/errors.js';
-import { readNumberedLines } from '../core/lines.js';
+import { readNumberedLineBatches } from '../core/lines.js';
 import { warn } from '../core/warn.js';
 import { isRegularFile, spoolToFile } from '../core/temp-files.js';
 import { limit, limitError } from '../core/limits.js';
@@ -175,40 +175,46 @@ async function* streamEvents(path: string, version: 2 | 3, source = path): Async
   let time = 0;
   // An "o"/"i" event is held back one line: a tapedeck.bytes event may follow with its exact bytes.
   let held: CastEvent | undefined;
-  const lines = readNumberedLines(source)[Symbol.asyncIterator]();
+  // A chunk's lines at a time: an await per line cost more than parsing it.
+  const batches = readNumberedLineBatches(source)[Symbol.asyncIterator]();
   const resizes = new ResizeBudget(path);
+  let header = true;
   // Closed however the reader stops (a position reached, an error): else its file stays open.
   try {
-    await lines.next(); // header, already parsed
-    for (;;) {
-      const next = await lines.next();
+    read: for (;;) {
+      const next = await batches.next();
       if (next.done) break;
-      const { line, text, terminated } = next.value;
-      if (text.trim() === '' || (version === 3 && text.startsWith('#'))) continue;
-      const event = terminated ? parseEventLine(path, line, text, version) : lastEvent(path, line, text, version);
-      if (!event) break;
-      // Round the running sum to the microseconds casts are written in, so it never drifts.
-      time = version === 3 ? Math.round((time + event.stamp) * 1e6) / 1e6 : event.stamp;
-      if (time > MAX_SECONDS) throw malformed(path, line, `the tape is longer than ${MAX_SECONDS} seconds at this event`);
-      if (version === 2 && event.stamp < 0) throw malformed(path, line, `event time must be >= 0, got ${event.stamp}`);
-      const ev: CastEvent = { time, code: event.code, data: event.data, line };
-      if (ev.code === BYTES_EVENT) {
-        if (!held) throw malformed(path, line, `"${BYTES_EVENT}" must directly follow an "o" or "i" event`);
-        held.bytes = Buffer.from(ev.data, 'base64');
-        continue;
+      for (const { line, text, terminated } of next.value) {
+        if (header) {
+          header = false; // already parsed
+          continue;
+        }
+        if (text.trim() === '' || (version === 3 && text.startsWith('#'))) continue;
+        const event = terminated ? parseEventLine(path, line, text, version) : lastEvent(path, line, text, version);
+        if (!event) break read;
+        // Round the running sum to the microseconds casts are written in, so it never drifts.
+        time = version === 3 ? Math.round((time + event.stamp) * 1e6) / 1e6 : event.stamp;
+        if (time > MAX_SECONDS) throw malformed(path, line, `the tape is longer than ${MAX_SECONDS} seconds at this event`);
+        if (version === 2 && event.stamp < 0) throw malformed(path, line, `event time must be >= 0, got ${event.stamp}`);
+        const ev: CastEvent = { time, code: event.code, data: event.data, line };
+        if (ev.code === BYTES_EVENT) {
+          if (!held) throw malformed(path, line, `"${BYTES_EVENT}" must directly follow an "o" or "i" event`);
+          held.bytes = Buffer.from(ev.data, 'base64');
+          continue;
+        }
+        if (held) yield held;
+        held = undefined;
+        if (ev.code === 'o' || ev.code === 'i') {
+          held = ev;
+          continue;
+        }
+        if (ev.code === 'r') resizes.check(ev, line);
+        yield ev;
       }
-      if (held) yield held;
-      held = undefined;
-      if (ev.code === 'o' || ev.code === 'i') {
-        held = ev;
-        continue;
-      }
-      if (ev.code === 'r') resizes.check(ev, line);
-      yield ev;
     }
     if (held) yield held;
   } finally {
-    await lines.return?.(undefined);
+    await batches.return?.(undefined);
   }
 }
 

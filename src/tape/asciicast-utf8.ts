@@ -35,21 +35,29 @@ export function decodePiece(bytes: Buffer): Utf8Piece {
   }
 }
 
+const EMPTY = Buffer.alloc(0);
+
 export class Utf8Chunker {
-  private held: Buffer = Buffer.alloc(0);
+  private held: Buffer = EMPTY;
 
   push(chunk: Buffer): Utf8Piece | undefined {
+    const body = this.take(chunk);
+    return body ? decodePiece(body) : undefined;
+  }
+
+  /** The bytes push() would decode: the held bytes and `chunk`, up to an incomplete sequence at its end (held). */
+  take(chunk: Buffer): Buffer | undefined {
     const buf = this.held.length ? Buffer.concat([this.held, chunk]) : chunk;
     const tail = incompleteTail(buf);
-    this.held = tail ? Buffer.from(buf.subarray(buf.length - tail)) : Buffer.alloc(0);
+    this.held = tail ? Buffer.from(buf.subarray(buf.length - tail)) : EMPTY;
     const body = tail ? buf.subarray(0, buf.length - tail) : buf;
-    return body.length ? decodePiece(body) : undefined;
+    return body.length ? body : undefined;
   }
 
   /** Whatever is still held at end of stream (an incomplete, hence invalid, sequence). */
   flush(): Utf8Piece | undefined {
     const rest = this.held;
-    this.held = Buffer.alloc(0);
+    this.held = EMPTY;
     return rest.length ? decodePiece(rest) : undefined;
   }
 }

@@ -1,11 +1,13 @@
 import { StreamRedactor } from '../core/stream-redact.js';
 import { redact } from '../core/redact.js';
 import { siblingTempPath, sweepStaleTemps } from '../core/temp-files.js';
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { isUtf8 } from 'node:buffer';
+import { closeSync, fsync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { TapedeckError } from '../core/errors.js';
 import { BYTES_EVENT, type CastFormat, type CastTheme } from './asciicast.js';
-import { Utf8Chunker, type Utf8Piece } from './asciicast-utf8.js';
+import { decodePiece, Utf8Chunker, type Utf8Piece } from './asciicast-utf8.js';
+import { jsonStringMaxBytes, writeJsonStringBytes } from './json-bytes.js';
 
 export interface CastWriterOptions {
   /** Variables whose values are stored as {{tapedeck.env.NAME}} in output, input and header. */
@@ -66,6 +68,9 @@ export function castHeaderLine(options: CastWriterOptions): Record<string, unkno
   return { version: 3, term, timestamp, ...optional, ...(options.tags ? { tags: options.tags } : {}) };
 }
 
+/** Encoded lines are written once this many bytes could be pending. */
+const PENDING_BYTES = 512 * 1024;
+
 /** Microsecond precision, as asciinema writes it. */
 function roundTime(t: number): number {
   return Math.round(t * 1e6) / 1e6;
@@ -85,7 +90,9 @@ export class CastWriter {
   private readonly decoders = { o: new Utf8Chunker(), i: new Utf8Chunker() };
   /** Secrets out of the bytes before they are decoded or written (a value split across chunks too). */
   private readonly redactors: { o: StreamRedactor; i: StreamRedactor };
-  private pendingLines: string[] = [];
+  /** Lines not yet written, encoded (a join of the lines and one encode of it cost more than the JSON). */
+  private pending = Buffer.allocUnsafe(PENDING_BYTES);
+  private pendingLength = 0;
   /** The first write error (disk full...): the tape is dropped, close() reports it. */
   failure?: Error;
 
@@ -109,15 +116,28 @@ export class CastWriter {
   }
 
   private writeLine(line: string): void {
-    this.pendingLines.push(line);
     // Batch small events into one write; a long recording must not buffer unboundedly.
-    if (this.pendingLines.length >= 256) this.flushLines();
+    // A UTF-8 line takes at most 3 bytes per UTF-16 unit, plus its "\n".
+    if (this.pendingLength + 3 * line.length + 1 > this.pending.length) {
+      this.flushLines();
+      if (3 * line.length + 1 > this.pending.length) {
+        this.writeBytes(Buffer.from(`${line}\n`, 'utf8'));
+        return;
+      }
+    }
+    this.pendingLength += this.pending.write(line, this.pendingLength, 'utf8');
+    this.pending[this.pendingLength++] = 0x0a;
   }
 
   private flushLines(): void {
-    if (this.fd === undefined || this.pendingLines.length === 0) return;
-    const buf = Buffer.from(`${this.pendingLines.join('\n')}\n`, 'utf8');
-    this.pendingLines = [];
+    if (this.pendingLength === 0) return;
+    const length = this.pendingLength;
+    this.pendingLength = 0;
+    this.writeBytes(this.pending.subarray(0, length));
+  }
+
+  private writeBytes(buf: Buffer): void {
+    if (this.fd === undefined) return;
     try {
       let off = 0;
       while (off < buf.length) off += writeSync(this.fd, buf, off, buf.length - off);
@@ -131,11 +151,39 @@ export class CastWriter {
 
   private event(time: number, code: string, data: string): void {
     if (this.failure) return;
+    this.writeLine(`${this.eventStart(time, code)}${JSON.stringify(data)}]`);
+  }
+
+  /** `[stamp,"code",` as JSON.stringify([stamp, code, data]) starts (a finite number prints the same), and the clock moved on. */
+  private eventStart(time: number, code: string): string {
     if (this.fd === undefined) throw new Error('cast writer already closed');
     const t = roundTime(Math.max(time, this.lastTime));
     const stamp = this.format === 'v3' ? roundTime(t - this.lastTime) : t;
     this.lastTime = t;
-    this.writeLine(JSON.stringify([stamp, code, data]));
+    return `[${stamp},${JSON.stringify(code)},`;
+  }
+
+  /** An event whose data is `bytes`, valid UTF-8: escaped into the pending lines as they are, never decoded to a string. */
+  private utf8Event(time: number, code: string, bytes: Buffer): void {
+    if (this.failure) return;
+    // Room for the longest escaping, so a chunk too big for that (rare) goes the string way instead.
+    const most = jsonStringMaxBytes(bytes.length) + 64;
+    if (most > this.pending.length) return this.event(time, code, bytes.toString('utf8'));
+    const start = this.eventStart(time, code);
+    if (this.pendingLength + most > this.pending.length) this.flushLines();
+    let o = this.pendingLength + this.pending.write(start, this.pendingLength, 'latin1');
+    o = writeJsonStringBytes(this.pending, o, bytes);
+    this.pending[o++] = 0x5d; // ]
+    this.pending[o++] = 0x0a;
+    this.pendingLength = o;
+  }
+
+  /** Output or input bytes, redacted, split at whole characters: valid UTF-8 is written as it is, anything else also as exact bytes. */
+  private bytesEvent(time: number, code: 'o' | 'i', bytes: Buffer): void {
+    const body = this.decoders[code].take(this.redactors[code].push(bytes));
+    if (!body) return;
+    if (isUtf8(body)) this.utf8Event(time, code, body);
+    else this.piece(time, code, decodePiece(body));
   }
 
   private piece(time: number, code: 'o' | 'i', piece: Utf8Piece | undefined): void {
@@ -146,12 +194,12 @@ export class CastWriter {
 
   /** Program output at `time` seconds since start. */
   output(time: number, bytes: Buffer): void {
-    this.piece(time, 'o', this.decoders.o.push(this.redactors.o.push(bytes)));
+    this.bytesEvent(time, 'o', bytes);
   }
 
   /** Bytes sent to the program. */
   input(time: number, bytes: Buffer): void {
-    this.piece(time, 'i', this.decoders.i.push(this.redactors.i.push(bytes)));
+    this.bytesEvent(time, 'i', bytes);
   }
 
   marker(time: number, name: string): void {
@@ -185,21 +233,52 @@ export class CastWriter {
 
   /** Finishes the tape: flushes, fsyncs and renames it into place. */
   close(): void {
-    if (this.failure) {
-      const e = this.failure as NodeJS.ErrnoException;
-      throw new TapedeckError('STORAGE_WRITE_ERROR', `cannot write: ${e.code === 'ENOSPC' ? 'no space left on device' : e.code ?? e.message}; the tape was not written`, {
-        location: { file: this.path },
-        cause: e,
-      });
-    }
-    if (this.fd === undefined) return;
+    const fd = this.finishWriting();
+    if (fd !== undefined) this.settle(fd, () => fsyncSync(fd));
+  }
+
+  /**
+   * close(), with the fsync waited for off the main thread: the recorder ends
+   * the terminal's session meanwhile instead of after it.
+   */
+  async closeAsync(): Promise<void> {
+    const fd = this.finishWriting();
+    if (fd === undefined) return;
+    const error = await new Promise<Error | null>((resolve) => fsync(fd, resolve));
+    this.settle(fd, () => {
+      if (error) throw error;
+    });
+  }
+
+  /** Writes out what is pending and hands over the fd (undefined: closed already). */
+  private finishWriting(): number | undefined {
+    this.throwFailure();
+    if (this.fd === undefined) return undefined;
     this.endStreams(this.lastTime);
     this.flushLines();
+    this.throwFailure(); // the last write failed: the temp file is gone already
     const fd = this.fd;
     this.fd = undefined;
+    return fd;
+  }
+
+  private throwFailure(): void {
+    if (!this.failure) return;
+    const e = this.failure as NodeJS.ErrnoException;
+    throw new TapedeckError('STORAGE_WRITE_ERROR', `cannot write: ${e.code === 'ENOSPC' ? 'no space left on device' : e.code ?? e.message}; the tape was not written`, {
+      location: { file: this.path },
+      cause: e,
+    });
+  }
+
+  /** Closes the synced temp file and renames it into place; on any error removes it. */
+  private settle(fd: number, sync: () => void): void {
     try {
-      fsyncSync(fd);
-      closeSync(fd);
+      try {
+        sync();
+      } finally {
+        closeSync(fd);
+      }
       renameSync(this.tmpPath, this.path);
     } catch (err) {
       rmSync(this.tmpPath, { force: true });

@@ -137,7 +137,7 @@ export async function* readNumberedLines(path: string, maxLineBytes = limit('max
 /** The same, the lines a chunk of the file finished at a time (an await per chunk, not per line). */
 export async function* readNumberedLineBatches(path: string, maxLineBytes = limit('maxLineBytes')): AsyncGenerator<NumberedLine[]> {
   const lines = new NumberedChunks(path, maxLineBytes);
-  for await (const chunk of createReadStream(path, { highWaterMark: CHUNK })) {
+  for await (const chunk of createReadStream(path)) {
     const batch = lines.push(chunk as Buffer);
     if (batch.length > 0) yield batch;
   }

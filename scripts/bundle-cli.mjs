@@ -106,6 +106,8 @@ await build({
     dir: out,
     format: 'esm',
     sourcemap: true,
+    // Smaller files parse sooner: about 3 ms of a protocol run's start (the source maps lead back).
+    minify: true,
     entryFileNames: '[name].js',
     chunkFileNames: '[name]-[hash].js',
     codeSplitting: {

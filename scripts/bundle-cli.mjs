@@ -24,6 +24,8 @@ const terminalOrRender = (id) => {
   const path = relative(dist, id);
   return (path.startsWith('session/') || path.startsWith('render/')) && path !== 'render/profile-names.js';
 };
+/** Node built-ins that cost a run noticeably to load, and that only some runs need. */
+const LAZY_BUILTINS = new Set(['node:http', 'node:https', 'node:http2', 'node:zlib', 'node:worker_threads', 'node:readline']);
 /** An npm package (external here), not a Node built-in. */
 const isPackage = (id) => (!id.startsWith('/') && !id.startsWith('node:')) || id.includes('/node_modules/');
 
@@ -63,7 +65,8 @@ function runModules(definitionId) {
     const next = [];
     for (const id of lazy) {
       const closure = protocolOnly([id]);
-      if (!closure) continue;
+      // What only some tapes need (HTTP and Unix-socket transports) stays behind its lazy import.
+      if (!closure || [...closure].some((m) => LAZY_BUILTINS.has(m))) continue;
       for (const m of closure) if (!loaded.has(m)) loaded.add(m), next.push(...(graph.get(m)?.lazy ?? []));
     }
     lazy = next;

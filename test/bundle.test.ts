@@ -32,18 +32,20 @@ export async function load(url, context, next) {
 import { appendFileSync } from 'node:fs';
 register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(hook)}));
 const require = createRequire(import.meta.url);
-process.on('exit', () => appendFileSync(${JSON.stringify(list)}, Object.keys(require.cache).join('\\n') + '\\n'));
+process.on('exit', () => appendFileSync(${JSON.stringify(list)}, [...Object.keys(require.cache), ...process.moduleLoadList].join('\\n') + '\\n'));
 `,
   );
   return { preload, list };
 }
 
-async function loadedBy(args: string[], input?: string): Promise<{ code: number | null; files: string[] }> {
+async function loadedBy(args: string[], input?: string): Promise<{ code: number | null; files: string[]; builtins: string[] }> {
   const dir = temp();
   const { preload, list } = loadRecorder(dir);
   const r = await run(['node', '--import', preload, CLI, ...args], { cwd: dir, input });
-  const files = [...new Set(readFileSync(list, 'utf8').split('\n').filter((f) => f.startsWith(ROOT)))].map((f) => relative(ROOT, f));
-  return { code: r.code, files };
+  const lines = readFileSync(list, 'utf8').split('\n');
+  const files = [...new Set(lines.filter((f) => f.startsWith(ROOT)))].map((f) => relative(ROOT, f));
+  const builtins = lines.filter((l) => l.startsWith('NativeModule ')).map((l) => l.slice('NativeModule '.length));
+  return { code: r.code, files, builtins };
 }
 
 const HEAVY = ['node-pty', '@xterm/', 'playwright-core', 'pngjs', 'pixelmatch'];
@@ -72,6 +74,9 @@ describe('the bundled bin', () => {
       expect(own.every((f) => f.startsWith('dist/bundle/')), own.join(', ')).toBe(true);
       expect(own.length, own.join(', ')).toBeLessThanOrEqual(6);
       expect(r.files.filter((f) => HEAVY.some((p) => f.startsWith(`node_modules/${p}`)))).toEqual([]);
+      // Only HTTP tapes, transports and PNGs need these; they stay behind lazy imports in the bundle too
+      // (worker_threads is left out: the load hook above runs on one).
+      expect(r.builtins.filter((b) => ['http', 'https', 'zlib'].includes(b))).toEqual([]);
     });
   }
 

@@ -107,7 +107,11 @@ export class Terminal {
   }
 
   private get headless(): Screen {
-    return (this.headlessScreen ??= this.buildScreen());
+    if (!this.headlessScreen) {
+      this.headlessScreen = this.buildScreen();
+      if (this.disposed) this.headlessScreen.dispose(); // as an eager screen would be after dispose(): nothing left open
+    }
+    return this.headlessScreen;
   }
 
   get pid(): number {

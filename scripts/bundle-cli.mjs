@@ -6,8 +6,11 @@
 // chunks (groups() below: the bin and definitions, what the runs share, each run's own), so such
 // a run reads five files; everything else keeps rolldown's default split by lazy import, so
 // node-pty, xterm.js, Playwright and pngjs still load only when a command uses them.
-// The cast-reading worker is a second entry, beside the chunks as it is beside cast-play.js in
-// dist/. The agent-tty host process it starts is the unbundled dist/ file (spawn-host.ts).
+// A chunk evaluates all its modules when it loads (rolldown hoists them), so a grouped module that
+// was imported lazily now runs its top level earlier: tapedeck's modules only declare things and
+// register exit hooks there. The cast-reading worker is a second entry, beside the chunks as it is
+// beside cast-play.js in dist/; the agent-tty host that `tapedeck session` starts is the unbundled
+// dist/ file (spawn-host.ts finds it from the package root).
 import { rmSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { build } from 'rolldown';
@@ -77,8 +80,9 @@ function runModules(definitionId) {
 /**
  * The chunks a protocol command loads. `cli`: what every invocation loads (the bin's own
  * imports) and the protocol commands' definitions, so `--help` stays small. Then what each
- * command's run loads before it meets a server (runModules): what two or more runs share in `run-shared`, the rest in `run-COMMAND`.
- * What a run loads later (an HTTP transport, an update) keeps rolldown's own chunks.
+ * command's run loads before it meets a server (runModules): what two or more runs share in
+ * `run-shared`, the rest in `run-COMMAND`. What a run loads later (an HTTP transport, an
+ * update) keeps rolldown's own chunks.
  */
 function groups() {
   const definition = (c) => resolve(dist, `cli/commands/${c}.js`);

@@ -23,7 +23,7 @@ ESCAPE[0x0c] = 0x66; // f
 ESCAPE[0x0d] = 0x72; // r
 const HEX = Buffer.from('0123456789abcdef', 'latin1');
 
-/** The most bytes jsonStringBytes writes for `length` input bytes (all \u00xx, and the quotes). */
+/** The most bytes writeJsonStringBytes writes for `length` input bytes (all \u00xx, and the quotes). */
 export function jsonStringMaxBytes(length: number): number {
   return 6 * length + 2;
 }

@@ -63,7 +63,14 @@ class Parser {
   }
 
   error(t: Token, message: string): void {
-    const length = t.type === 'EOF' ? 1 : Math.max(1, [...(t.quote !== undefined ? `${t.quote}${t.literal}${t.quote}` : t.literal)].length);
+    if (t === this.peek && this.cur && t.line !== this.cur.line) {
+      // What was expected is missing at the end of the line: point just after the last token on it.
+      const c = this.cur;
+      const column = c.column + Math.min(c.literal.length + (c.quote ? 2 : 0), 10_000);
+      this.errors.push({ file: this.file, line: c.line, column, length: 1, message, text: this.lineText(c.line) });
+      return;
+    }
+    const length = t.type === 'EOF' ? 1 : Math.max(1, Math.min(t.literal.length + (t.quote ? 2 : 0), 10_000));
     this.errors.push({ file: this.file, line: t.line, column: t.column, length, message, text: this.lineText(t.line) });
   }
 
@@ -79,8 +86,12 @@ class Parser {
     const commands: ParsedCommand[] = [];
     while (this.cur.type !== 'EOF') {
       if (this.cur.type !== 'COMMENT') {
+        const before = this.errors.length;
+        const line = this.cur.line;
         const cmd = this.command();
         if (cmd) commands.push(cmd);
+        // The rest of a line with an error belongs to the bad command: one error per mistake.
+        if (this.errors.length > before) this.skipLine(Math.max(line, this.cur.line));
       }
       this.advance();
     }

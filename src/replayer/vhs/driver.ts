@@ -1,5 +1,5 @@
 import { spawnTerminal, type Terminal } from '../../session/terminal.js';
-import { processState } from './quiet.js';
+import { cpuTime, processState } from './quiet.js';
 
 /** A command still waits past its own time while a process is busy (running, in the disk), up to this. */
 const BUSY_GRACE_MS = 3000;
@@ -76,8 +76,14 @@ export class Driver {
 
   send(bytes: string): void {
     if (!this.term.running) throw new Error(`the shell has exited (code ${this.term.exitCode})`);
+    if (!this.sent) this.cpuAtSend = cpuTime(this.term.pid);
     this.term.write(bytes);
+    this.sent = true;
   }
+
+  /** Input went in since the last settle: idle only counts once the program has reacted (see settle). */
+  private sent = false;
+  private cpuAtSend = 0;
 
   /** Lets `ms` of timeline pass (see the class comment); resolves with the screen settled. */
   async settle(ms: number): Promise<void> {
@@ -90,6 +96,12 @@ export class Driver {
     } else {
       let quiet = 0;
       let seen = -1;
+      // Input reaches the program through the kernel's tty queue a little later: until it printed
+      // something or used CPU, a still-idle program has not read it yet (on a loaded machine, for a while).
+      const outputsBefore = this.outputs;
+      const cpuBefore = this.cpuAtSend;
+      let reacted = !this.sent;
+      this.sent = false;
       for (;;) {
         await this.term.screen.flush();
         const elapsed = performance.now() - start;
@@ -97,9 +109,11 @@ export class Driver {
         seen = this.outputs;
         if (!this.term.running) break;
         const state = processState(this.term.pid);
-        quiet = !fresh && state === 'idle' ? quiet + 1 : 0;
+        if (!reacted && (state !== 'idle' || this.outputs !== outputsBefore || cpuTime(this.term.pid) !== cpuBefore)) reacted = true;
+        quiet = reacted && !fresh && state === 'idle' ? quiet + 1 : 0;
         if (quiet >= 2) break;
-        if (elapsed >= ms && !fresh && (state !== 'busy' || elapsed >= ms + BUSY_GRACE_MS)) break;
+        // Its time is up: move on unless a program is still busy, or has yet to read what was typed.
+        if (elapsed >= ms && !fresh && (state === 'timer' || (state === 'idle' && reacted))) break;
         if (elapsed >= ms + BUSY_GRACE_MS) break;
         await sleep(Math.min(POLL_MS, Math.max(0, ms - elapsed) || POLL_MS));
       }

@@ -1,4 +1,4 @@
-import { accessSync, constants, statSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { TapedeckError } from '../../core/errors.js';
 import type { VhsCommand, VhsLocation, VhsTape } from '../../tape/vhs/index.js';
@@ -105,29 +105,36 @@ export function preflight(tape: VhsTape, cwd: string, baseEnv: NodeJS.ProcessEnv
 }
 
 function checkWritable(path: string, at: VhsLocation): void {
-  let dir = path.endsWith('/') ? path.replace(/\/+$/, '') : dirname(path);
-  for (;;) {
-    let st;
-    try {
-      st = statSync(dir);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT' && dirname(dir) !== dir) {
-        dir = dirname(dir);
-        continue;
-      }
-      throw lineError(at, `cannot write ${path}: ${(err as NodeJS.ErrnoException).code}`, 'STORAGE_WRITE_ERROR');
-    }
-    if (!st.isDirectory()) throw lineError(at, `cannot write ${path}: ${dir} is not a directory`, 'STORAGE_WRITE_ERROR');
-    try {
-      accessSync(dir, constants.W_OK);
-    } catch {
-      throw lineError(at, `cannot write ${path}: ${dir} is not writable`, 'STORAGE_WRITE_ERROR');
-    }
-    break;
-  }
+  const dir = path.endsWith('/') ? path.replace(/\/+$/, '') : dirname(path);
   try {
-    if (statSync(path).isDirectory() && !path.endsWith('/')) throw lineError(at, `cannot write ${path}: it is a directory`, 'STORAGE_WRITE_ERROR');
+    // Creating the folder is the one sure test (access() says yes to root under /proc); an empty folder is no output.
+    makeFolders(dir);
+    accessSync(dir, constants.W_OK);
   } catch (err) {
-    if (err instanceof TapedeckError) throw err;
+    throw lineError(at, `cannot write ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, 'STORAGE_WRITE_ERROR');
   }
+  let isDir = false;
+  try {
+    isDir = statSync(path).isDirectory();
+  } catch {
+    isDir = false;
+  }
+  if (isDir && !path.endsWith('/')) throw lineError(at, `cannot write ${path}: it is a directory`, 'STORAGE_WRITE_ERROR');
+}
+
+/** mkdir -p one level at a time (Node's recursive mkdir spins forever under /proc). */
+function makeFolders(dir: string): void {
+  const missing: string[] = [];
+  let cur = dir;
+  for (;;) {
+    try {
+      if (!statSync(cur).isDirectory()) throw Object.assign(new Error(`${cur} is not a directory`), { code: 'ENOTDIR' });
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || dirname(cur) === cur) throw err;
+      missing.unshift(cur);
+      cur = dirname(cur);
+    }
+  }
+  for (const d of missing) mkdirSync(d);
 }

@@ -5,6 +5,8 @@ import { castHeaderLine } from '../../tape/asciicast-write.js';
 import type { VhsCommand } from '../../tape/vhs/index.js';
 import { unifiedDiff } from '../compare.js';
 import type { VhsRunResult } from './run.js';
+import { lineError } from './options.js';
+import { TapedeckError } from '../../core/errors.js';
 
 /** VHS's frame separator (testing.go): 80 box-drawing dashes. */
 export const SEPARATOR = '─'.repeat(80);
@@ -84,6 +86,18 @@ export async function checkOutputs(result: VhsRunResult, store: GoldenStore, cwd
   const text = textOutput(result);
   for (const output of result.outputs) {
     const path = resolve(cwd, output.path);
+    try {
+      await checkOne(result, store, output, path, text, checks);
+    } catch (err) {
+      if (err instanceof TapedeckError) throw err;
+      throw lineError(output.at, `cannot write ${output.path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, 'STORAGE_WRITE_ERROR');
+    }
+  }
+  return checks;
+}
+
+async function checkOne(result: VhsRunResult, store: GoldenStore, output: Extract<VhsCommand, { kind: 'Output' }>, path: string, text: string, checks: OutputCheck[]): Promise<void> {
+  {
     if (output.format === 'txt' || output.format === 'ascii') {
       const golden = store.check({ path, actual: text, displayPath: output.path, compare: (expected) => compareText(expected.toString('utf8'), result) });
       checks.push({ output, path, golden, ...(golden.pass ? {} : { drift: textDrift(result, output, golden, store.read(path)?.toString('utf8')) }) });
@@ -97,7 +111,6 @@ export async function checkOutputs(result: VhsRunResult, store: GoldenStore, cwd
       checks.push({ output, path, skipped: `${output.format === 'frames' ? 'a frames folder' : `.${output.format}`} output is not produced (it needs the raster renderer and GIF/video export, not in this build)` });
     }
   }
-  return checks;
 }
 
 function compareText(expected: string, result: VhsRunResult): { pass: boolean; message?: string } {

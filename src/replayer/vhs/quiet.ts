@@ -94,3 +94,20 @@ function timeoutAt(pid: number, address: bigint, kind: 'timespec' | 'timeval'): 
     if (fd !== undefined) closeSync(fd);
   }
 }
+
+/** CPU time (ns) the processes under `rootPid` have used: it moves whenever one of them ran (it read the input). */
+export function cpuTime(rootPid: number): number {
+  let total = 0;
+  const stack = [rootPid];
+  const seen = new Set<number>();
+  while (stack.length) {
+    const pid = stack.pop()!;
+    if (seen.has(pid)) continue;
+    seen.add(pid);
+    const text = read(`/proc/${pid}/schedstat`);
+    if (!text) continue;
+    total += Number(text.split(' ')[0]) || 0;
+    stack.push(...children(pid));
+  }
+  return total;
+}

@@ -25,7 +25,7 @@ test('toMatchVhsOutputs in a fixture project: written locally, drift on CI, -u r
   writeFileSync(join(dir, 'demo.tape'), readFileSync(join(dir, 'demo.tape'), 'utf8').replaceAll('from-the-matcher', 'changed'));
   const ci = await vitest([], { CI: 'true' });
   expect(ci.code).toBe(1);
-  expect(ci.stdout + ci.stderr).toMatch(/demo\.tape:1: frame 5 \(after line 4: Type "echo changed"\) differs/);
+  expect(ci.stdout + ci.stderr).toMatch(/demo\.tape:1: frame 4 \(after line 4: Type "echo changed"\) differs/);
   expect(readFileSync(join(dir, 'demo.ascii'), 'utf8')).toBe(written);
   expect(existsSync(join(dir, 'demo.ascii.new'))).toBe(false);
   const update = await vitest(['-u'], { CI: '' });

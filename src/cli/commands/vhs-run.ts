@@ -5,10 +5,14 @@ import { usageError } from '../../core/errors.js';
 import { writeFileAtomic } from '../../core/atomic-write.js';
 import { defaultGoldenRoot } from '../../core/golden-store.js';
 import { formatVhsReport, runVhsFiles } from '../../replayer/vhs/index.js';
-import type { CommandContext } from '../command.js';
-import type { vhsOptions } from './vhs.js';
+import type { CliIO } from '../io.js';
 
-type Ctx = CommandContext<typeof vhsOptions>;
+/** vhs.ts's options as parsed (declared there; named here so the two files do not import each other). */
+interface Ctx {
+  values: { update: boolean; json: boolean; realtime: boolean; reporter?: string; out?: string; 'trust-tape': boolean };
+  positionals: string[];
+  io: CliIO;
+}
 
 export async function vhs({ values, positionals, io }: Ctx): Promise<number> {
   if ((values.reporter === undefined) !== (values.out === undefined)) throw usageError('vhs: --reporter junit and --out FILE go together');

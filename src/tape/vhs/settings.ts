@@ -1,5 +1,5 @@
 import type { VhsCommand, VhsLocation, VhsSettingName } from './ast.js';
-import type { Parser } from './parser.js';
+import type { TokenCursor as Parser } from './cursor.js';
 import { compileGoRegex } from './values.js';
 
 /** The shells VHS knows (its shell.go); anything else is an error before anything runs. */

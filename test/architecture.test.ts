@@ -50,7 +50,7 @@ describe('architecture', () => {
   // `tapedeck COMMAND --help` (and a usage error) loads the definition only: the bin, the command
   // module and the CLI's own helpers, nothing a run needs (bench/cli-start.mjs measures it).
   const helpConstants = ['replayer/terminal-defaults.ts', 'render/profile-names.ts'];
-  for (const command of ['replay', 'report', 'record', 'serve', 'explain', 'fix', 'version']) {
+  for (const command of ['replay', 'report', 'record', 'serve', 'explain', 'fix', 'version', 'vhs']) {
     it(`tapedeck ${command} --help loads only cli/ and core/ modules`, () => {
       const loaded = eagerClosure(graph, ['cli/main.ts', `cli/commands/${command}.ts`]);
       const beyond = [...loaded].filter((f) => f.endsWith('.ts') && !f.startsWith('cli/') && !f.startsWith('core/') && !helpConstants.includes(f));

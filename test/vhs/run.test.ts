@@ -78,6 +78,36 @@ describe('tapedeck vhs', () => {
     expect(new Set(outs).size).toBe(1);
   });
 
+  test('with both cores busy (TAPEDECK_SOAK=1: 20 runs), the outputs are the same as idle', async () => {
+    const soak = process.env.TAPEDECK_SOAK === '1';
+    const tape = 'Output busy.txt\nType "printf \'a\\nb\\n\'"\nEnter\nSleep 1s\nType "seq 3"\nEnter\nSleep 1s\n';
+    const idle = project({ 'busy.tape': tape });
+    expect((await vhs(idle, ['busy.tape'])).code).toBe(0);
+    const want = readFileSync(join(idle, 'busy.txt'), 'utf8');
+    const { spawn } = await import('node:child_process');
+    const burners = [0, 1].map(() => spawn(process.execPath, ['-e', 'for(;;){}'], { stdio: 'ignore' }));
+    try {
+      for (let i = 0; i < (soak ? 20 : 2); i++) {
+        const dir = project({ 'busy.tape': tape, 'busy.txt': want });
+        const r = await vhs(dir, ['busy.tape'], { CI: 'true' });
+        expect(r.stderr).toContain('matches busy.txt');
+      }
+    } finally {
+      for (const b of burners) b.kill('SIGKILL');
+    }
+  });
+
+  test('GIF, video and Screenshot outputs are reported as not produced, never faked; JUnit for CI', async () => {
+    const dir = project({ 'g.tape': 'Output g.gif\nOutput g.mp4\nOutput g.txt\nType "echo x"\nEnter\nScreenshot s.png\nSleep 100ms\n' });
+    const r = await vhs(dir, ['g.tape', '--reporter', 'junit', '--out', 'junit.xml']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('g.tape:1: Output g.gif: .gif output is not produced');
+    expect(r.stderr).toContain('g.tape:6: Screenshot s.png: not written');
+    expect(existsSync(join(dir, 'g.gif'))).toBe(false);
+    expect(existsSync(join(dir, 's.png'))).toBe(false);
+    expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(/<testcase classname="tapedeck.terminal" name="[^"]*g\.tape"/);
+  });
+
   test('a python3 curses menu, vim and less, driven by keys and Wait', async () => {
     const menu = [
       'import curses',

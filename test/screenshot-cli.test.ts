@@ -22,7 +22,7 @@ describe('tapedeck screenshot', () => {
     const png = readFileSync(out);
     expect(env.result).toMatchObject({
       capturedAtSeq: 3, profileName: 'reference-dark', cols: 60, rows: 10, artifactPath: out, pngSizeBytes: png.length,
-      cursorVisible: true, rendererBackend: 'xterm-dom-chromium', pixelWidth: 556, pixelHeight: 196,
+      cursorVisible: true, rendererBackend: 'tapedeck-raster', pixelWidth: 556, pixelHeight: 196,
       sha256: createHash('sha256').update(png).digest('hex'),
     });
     expect(env.result.renderProfileHash).toMatch(/^[0-9a-f]{64}$/);

@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { TapedeckError } from '../core/errors.js';
 import { openCast } from '../tape/asciicast-read.js';
 import { eventBytes, parseResize } from '../tape/asciicast.js';
-import { renderSnapshot } from './renderer.js';
+import { renderSnapshot } from './raster/render.js';
 import { profileForCast } from './profiles.js';
 import { Screen } from '../session/screen.js';
 import type { CursorMode } from './renderer-repaint.js';

@@ -58,18 +58,23 @@ export function cellMetrics(fontSize: number, lineHeight: number): CellMetrics {
 const MAX_CACHED = 8192;
 
 export class GlyphCache {
-  private readonly masks = new Map<string, Mask | null>();
+  /** One map per (width, bold, italic): the text alone is the key, no string is built per cell. */
+  private readonly masks: Array<Map<string, Mask | null>> = Array.from({ length: 8 }, () => new Map());
+  private size = 0;
 
   constructor(private readonly metrics: CellMetrics) {}
 
   /** The mask of a cell's text, or null when it draws nothing. */
   get(text: string, bold: boolean, italic: boolean, cells: number): Mask | null {
-    const key = `${cells}${bold ? 'b' : '-'}${italic ? 'i' : '-'}${text}`;
-    let mask = this.masks.get(key);
+    const map = this.masks[(cells === 2 ? 4 : 0) | (bold ? 2 : 0) | (italic ? 1 : 0)];
+    let mask = map.get(text);
     if (mask === undefined) {
-      if (this.masks.size >= MAX_CACHED) this.masks.clear();
+      if (++this.size > MAX_CACHED) {
+        for (const m of this.masks) m.clear();
+        this.size = 1;
+      }
       mask = this.rasterise(text, bold, italic, cells);
-      this.masks.set(key, mask);
+      map.set(text, mask);
     }
     return mask;
   }

@@ -53,6 +53,7 @@ export function compose(input: ComposeInput, into?: Uint8Array): Frame {
   for (let r = 0; r < snap.rows; r++) {
     const row = cells[r];
     if (!row) continue;
+    let joinedUntil = 0; // cells drawn as part of the ZWJ sequence begun before them
     for (let c = 0; c < snap.cols; c++) {
       const cell = row[c];
       if (!cell || cell.width === 0) continue;
@@ -68,7 +69,12 @@ export function compose(input: ComposeInput, into?: Uint8Array): Frame {
       if (blockCursor) [fg, bg] = [palette.cursorAccent, palette.cursor];
       const ul: UnderlineStyle | null = cell.underline ? (cell.underlineStyle ?? 'single') : null;
       const drawsInk = !cell.invisible;
-      const text = cell.char;
+      let text = c < joinedUntil ? '' : cell.char;
+      if (text.endsWith('\u200d')) {
+        const [joined, until] = joinSequence(row, c + span, text);
+        // Joined only when one font has the whole sequence (its ligature); else each cell draws its own, as a browser falls back per character.
+        if (glyphs.hasWhole(joined, cell.bold, cell.italic)) [text, joinedUntil] = [joined, until];
+      }
       const glyph = drawsInk && text !== '' && text !== ' ' ? glyphs.get(text, cell.bold, cell.italic, span) : null;
       const decorated = drawsInk && (ul !== null || cell.strikethrough || cell.overline);
       if (!glyph && !decorated) {
@@ -106,6 +112,20 @@ export function compose(input: ComposeInput, into?: Uint8Array): Frame {
     else fillRect(d32, width, x, y + m.height - 1, m.width * Math.max(1, cells[cur.row]?.[cur.col]?.width ?? 1), 1, palette.cursor);
   }
   return { width, height, data };
+}
+
+/**
+ * A cell ending in a zero-width joiner and the cells after it are one emoji
+ * sequence (👨‍💻 is two cells of the grid): drawn as one text in the first
+ * cell, as the browser shapes the run, the others keep their background only.
+ */
+function joinSequence(row: SnapshotCell[], from: number, text: string): [string, number] {
+  let k = from;
+  while (text.endsWith('\u200d') && k < row.length && row[k] && row[k].width > 0 && row[k].char && text.length < 64) {
+    text += row[k].char;
+    k += row[k].width;
+  }
+  return [text, k];
 }
 
 /** Past MAX_TILES every tile is dropped (a screen of a different colour per cell cannot grow memory). */

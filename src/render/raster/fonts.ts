@@ -50,6 +50,24 @@ export function faceFor(cp: number, bold: boolean, italic: boolean): Face | null
   return null;
 }
 
+/**
+ * The face for a whole grapheme or ZWJ sequence: the base's style of DejaVu
+ * when it has every code point, else the first Noto slice that has them all
+ * (so its ligature is drawn, as a browser shapes the run), else the base's face.
+ */
+export function faceForAll(cps: number[], bold: boolean, italic: boolean): Face | null {
+  const base = cps[0];
+  const m = monoFace(bold, italic);
+  if (cps.every((cp) => covers(m.facts.ranges, cp))) return m;
+  if (!covers(m.facts.ranges, base)) {
+    for (const index of slicesFor(base)) {
+      const face = sliceFace(index);
+      if (face && cps.every((cp) => covers(face.facts.ranges, cp))) return italic ? { ...face, synthItalic: true } : face;
+    }
+  }
+  return faceFor(base, bold, italic);
+}
+
 /** The package versions the pixels depend on (for the PNG stamp). */
 export function fontPackages(): Record<string, string | null> {
   return Object.fromEntries(FONT_PACKAGES.map((p) => [p.name, packageVersion(p.name)]));

@@ -1,6 +1,7 @@
 import { canvasModule } from './canvas.js';
-import { faceFor, monoFace, type Face } from './fonts.js';
-import { geometricMask } from './geometric.js';
+import { covers } from './sfnt.js';
+import { faceForAll, monoFace, type Face } from './fonts.js';
+import { geometricMask, type Strokes } from './geometric.js';
 
 /**
  * Glyph coverage masks, rasterised once per (grapheme, bold, italic, width)
@@ -79,21 +80,53 @@ export class GlyphCache {
     return mask;
   }
 
+  /** Whether one pinned font has every visible code point of the text. */
+  hasWhole(text: string, bold: boolean, italic: boolean): boolean {
+    const visible = [...text].map((p) => p.codePointAt(0)!).filter((cp) => !isInvisible(cp));
+    const face = visible.length ? faceForAll(visible, bold, italic) : null;
+    return face !== null && visible.every((cp) => covers(face.facts.ranges, cp));
+  }
+
+  private readonly strokeSets: Array<Strokes | undefined> = [];
+
+  /** The cross-sections of the font's ─ ━ ═ and │ ┃ ║ (bold: of the bold face). */
+  private strokes(bold: boolean): Strokes {
+    const i = bold ? 1 : 0;
+    if (this.strokeSets[i]) return this.strokeSets[i]!;
+    const m = this.metrics;
+    const face = monoFace(bold, false);
+    const cut = (ch: string, across: boolean): Uint8Array => {
+      const mask = draw(ch, face, m.width, m);
+      const out = new Uint8Array(across ? m.height : m.width);
+      if (!mask) return out;
+      const cx = Math.floor(m.width / 2);
+      const cy = Math.floor(m.height / 2);
+      for (let k = 0; k < out.length; k++) out[k] = across ? mask.alpha[k * m.width + cx] : mask.alpha[cy * m.width + k];
+      return out;
+    };
+    const set: Strokes = {
+      across: { 1: cut('\u2500', true), 2: cut('\u2501', true), 3: cut('\u2550', true) },
+      along: { 1: cut('\u2502', false), 2: cut('\u2503', false), 3: cut('\u2551', false) },
+    };
+    this.strokeSets[i] = set;
+    return set;
+  }
+
   private rasterise(text: string, bold: boolean, italic: boolean, cells: number): Mask | null {
     const m = this.metrics;
     const width = m.width * cells;
     const points = [...text];
     const first = points[0]?.codePointAt(0) ?? 0x20;
     if (points.length === 1) {
-      const geometric = geometricMask(first, width, m.height, bold);
+      const geometric = geometricMask(first, width, m.height, bold, () => this.strokes(bold));
       if (geometric !== undefined) return geometric;
     }
-    const base = points.find((p) => !isInvisible(p.codePointAt(0)!));
-    if (base === undefined) return null;
-    const face = faceFor(base.codePointAt(0)!, bold, italic);
-    if (!face) return notdefMask(width, m.height);
+    const visible = points.filter((p) => !isInvisible(p.codePointAt(0)!)).map((p) => p.codePointAt(0)!);
+    if (visible.length === 0) return null;
+    const face = faceForAll(visible, bold, italic);
+    if (!face) return notdefMask(m.width, width, m.height);
     // Only what the chosen font has is drawn: a character it lacks would send Skia to a fallback font.
-    const drawn = points.filter((p) => !isInvisible(p.codePointAt(0)!) && faceFor(p.codePointAt(0)!, bold, italic)?.alias === face.alias || isJoiner(p)).join('');
+    const drawn = visible.filter((cp) => covers(face.facts.ranges, cp)).map((cp) => String.fromCodePoint(cp)).join('');
     return draw(drawn, face, width, m);
   }
 }
@@ -103,10 +136,6 @@ function isInvisible(cp: number): boolean {
   return cp <= 0x20 || (cp >= 0x7f && cp <= 0xa0) || cp === 0x200b || (cp >= 0xd800 && cp <= 0xdfff) || cp === 0x2028 || cp === 0x2029;
 }
 
-function isJoiner(p: string): boolean {
-  const cp = p.codePointAt(0)!;
-  return cp === 0x200d || cp === 0xfe0f || cp === 0xfe0e;
-}
 
 type Canvas = import('@napi-rs/canvas').Canvas;
 let canvas: Canvas | undefined;
@@ -141,11 +170,11 @@ function draw(text: string, face: Face, width: number, m: CellMetrics): Mask | n
   return ink ? { width, height: m.height, alpha } : null;
 }
 
-/** A hollow box, as fonts draw a character they lack (none of the pinned fonts has it). */
-function notdefMask(width: number, height: number): Mask {
+/** A hollow box one cell wide, as a font draws a character it lacks (none of the pinned fonts has it). */
+function notdefMask(cellWidth: number, width: number, height: number): Mask {
   const alpha = new Uint8Array(width * height);
   const x0 = 1;
-  const x1 = Math.max(x0 + 2, width - 2);
+  const x1 = Math.max(x0 + 2, cellWidth - 2);
   const y0 = Math.round(height * 0.2);
   const y1 = Math.round(height * 0.8);
   for (let y = y0; y <= y1; y++) {

@@ -6,9 +6,9 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Screen, type ScreenSnapshot } from '../../src/session/screen.js';
+import { Screen, type ScreenSnapshot } from '../../src/session/screen/screen.js';
 import { spawnTerminal } from '../../src/session/index.js';
-import { decodePng } from '../../src/render/pixel-diff-png.js';
+import { decodePng } from '../../src/render/pixel/png.js';
 import { ROOT } from './cli.js';
 
 export interface CorpusScreen {

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderScreenPng, renderScreenRgba } from '../../src/render/raster/index.js';
-import { closeRenderer, renderSnapshot as renderInBrowser } from '../../src/render/renderer.js';
+import { closeRenderer, renderSnapshot as renderInBrowser } from '../../src/render/browser/renderer.js';
 import { compareCells, programScreens, rgbaOfPng, syntheticScreens, type CorpusScreen } from '../helpers/render-corpus.js';
 import { tempDir } from '../helpers/cli.js';
 

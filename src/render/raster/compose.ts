@@ -1,7 +1,7 @@
-import type { CellColor, ScreenSnapshot, SnapshotCell } from '../../session/screen.js';
-import { paletteRgb } from '../../session/screen-colors.js';
+import type { CellColor, ScreenSnapshot, SnapshotCell } from '../../session/screen/screen.js';
+import { paletteRgb } from '../../session/screen/colors.js';
 import type { RenderProfile } from '../profiles.js';
-import { MASK_RGB } from '../renderer-repaint.js';
+import { MASK_RGB } from '../browser/repaint.js';
 import { overlineMask, strikeMask, underlineMask, type UnderlineStyle } from './decorations.js';
 import type { CellMetrics, GlyphCache, Mask } from './glyphs.js';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { TapedeckError } from '../../core/errors.js';
-import { FONT_PACKAGES, packageDir, packageVersion } from '../renderer-fonts.js';
+import { TapedeckError } from '../../core/diagnostics/errors.js';
+import { FONT_PACKAGES, packageDir, packageVersion } from '../browser/fonts.js';
 import { canvasModule } from './canvas.js';
 import { covers, readFontFacts, type FontFacts } from './sfnt.js';
 

@@ -1,9 +1,9 @@
-import type { FileLocation } from '../../core/errors.js';
-import { limit, limitError } from '../../core/limits.js';
-import type { ScreenSnapshot } from '../../session/screen.js';
+import type { FileLocation } from '../../core/diagnostics/errors.js';
+import { limit, limitError } from '../../core/config/limits.js';
+import type { ScreenSnapshot } from '../../session/screen/screen.js';
 import type { ScreenMask } from '../golden-text.js';
 import { resolveProfile, type RenderProfile } from '../profiles.js';
-import { maskedCells, type CursorMode } from '../renderer-repaint.js';
+import { maskedCells, type CursorMode } from '../browser/repaint.js';
 import { compose } from './compose.js';
 import { fontPackages } from './fonts.js';
 import { cellMetrics, GlyphCache, type CellMetrics } from './glyphs.js';

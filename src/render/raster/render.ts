@@ -1,4 +1,4 @@
-import type { ScreenSnapshot } from '../../session/screen.js';
+import type { ScreenSnapshot } from '../../session/screen/screen.js';
 import { renderProfileHash, resolveProfile } from '../profiles.js';
 import { canvasModule, canvasVersion } from './canvas.js';
 import { fontPackages, monoFace } from './fonts.js';

@@ -95,7 +95,7 @@ function rgbParts(hex: string): string {
 }
 
 /** Which cells a mask covers: rectangles directly, regexes through each row's text. */
-function maskedCells(cells: SnapshotCell[][], masks: readonly ScreenMask[]): boolean[][] {
+export function maskedCells(cells: SnapshotCell[][], masks: readonly ScreenMask[]): boolean[][] {
   const hit = cells.map((row) => row.map(() => false));
   for (const mask of masks) {
     if (mask instanceof RegExp) {

@@ -53,7 +53,7 @@ export const command = defineCommand({
     } else if (format === 'gif') {
       if (values.profile !== undefined) resolveProfile(values.profile);
       const { castToGif } = await import('../../render/gif/export.js');
-      result = await castToGif(input, values.out, gifOptions(values));
+      result = { ...(await castToGif(input, values.out, gifOptions(values))) };
     } else if (format === 'webm') {
       const idle = values['idle-time-limit'] === undefined ? undefined : Number(values['idle-time-limit']);
       if (idle !== undefined && !(Number.isFinite(idle) && idle > 0)) throw usageError(`--idle-time-limit expects a number of seconds > 0, got ${JSON.stringify(values['idle-time-limit'])}`);

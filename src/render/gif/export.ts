@@ -1,5 +1,4 @@
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { GIFEncoder } from 'gifenc';
 import { TapedeckError } from '../../core/errors.js';
 import { writeTarget } from '../../core/atomic-write.js';
 import { siblingTempPath } from '../../core/temp-files.js';
@@ -9,9 +8,10 @@ import { Screen } from '../../session/screen.js';
 import type { CastPosition } from '../../session/cast-play.js';
 import { profileForCast } from '../profiles.js';
 import type { CursorMode } from '../renderer-repaint.js';
-import { renderScreenRgba } from '../raster/index.js';
 import { GifTimeline } from './timeline.js';
-import { changedRect, indexRect, type IndexedFrame } from './frame.js';
+import { gifenc } from './gifenc.js';
+import { indexRect, type IndexedFrame } from './frame.js';
+import { GifCanvas } from './canvas.js';
 
 /**
  * A cast as an animated GIF, streamed: the tape is read event by event, a
@@ -70,7 +70,7 @@ export async function castToGif(input: string, output: string, options: GifOptio
     throw cannotWrite(output, err);
   }
   const screen = new Screen({ rows: cast.header.rows, cols: cast.header.cols, scrollback: 0 });
-  const encoder = GIFEncoder({ auto: false, initialCapacity: 1 << 16 });
+  const encoder = gifenc().GIFEncoder({ auto: false, initialCapacity: 1 << 16 });
   let bytes = 0;
   const flushEncoder = () => {
     const view = encoder.bytesView();
@@ -79,9 +79,7 @@ export async function castToGif(input: string, output: string, options: GifOptio
     bytes += view.length;
     encoder.reset();
   };
-  let width = 0;
-  let height = 0;
-  let prev: Uint32Array | null = null;
+  const canvas = new GifCanvas(profile, options.cursor, input);
   let pending: { frame: IndexedFrame; time: number; castTime: number } | null = null;
   let frames = 0;
   let quantised = 0;
@@ -94,7 +92,7 @@ export async function castToGif(input: string, output: string, options: GifOptio
     const delay = Math.max(1, Math.round(until * 100) - Math.round(time * 100));
     const first = frames === 0;
     if (first) encoder.writeHeader();
-    encoder.writeFrame(frame.index, frame.width, frame.height, { palette: frame.palette, delay: delay * 10, first, repeat, dispose: 1 });
+    encoder.writeFrame(frame.index, frame.width, frame.height, { palette: frame.palette, delay: delay * 10, first, repeat, dispose: 1, transparent: frame.transparent, transparentIndex: 0 });
     if (!first) placeFrame(encoder.bytesView(), frame.x, frame.y);
     flushEncoder();
     options.onFrame?.({ index: frames, time, castTime, rect: { x: frame.x, y: frame.y, width: frame.width, height: frame.height }, exact: frame.exact });
@@ -122,17 +120,15 @@ export async function castToGif(input: string, output: string, options: GifOptio
   const capture = async (time: number, castTime: number) => {
     await sendBatch();
     await screen.flush();
-    const image = renderScreenRgba(screen.snapshot({ includeCells: true }), { profile, cursor: options.cursor, source: { file: input } });
-    if (!prev) {
-      width = image.width;
-      height = image.height;
-    }
-    const next = fitted(image, width, height, prev);
-    const rect = changedRect(prev, next, width, height);
-    prev = next;
+    const update = canvas.draw(screen.snapshot({ includeCells: true }));
+    if (!update) return;
+    const rect = canvas.changed(update);
     if (!rect) return;
+    const frame = indexRect(update.band, canvas.width, update.y0, rect, canvas.pixels);
+    canvas.apply(update, frame);
     writePending(time);
-    pending = { frame: indexRect(next, width, rect), time, castTime };
+    pending = { frame, time, castTime };
+    if (canvas.approximate) timeline.redrawNext();
   };
 
   try {
@@ -157,7 +153,9 @@ export async function castToGif(input: string, output: string, options: GifOptio
     }
     const end = timeline.finish();
     if (end.capture) await capture(end.time, end.castTime);
-    writePending(Math.max(end.endTime, pending?.time ?? 0) + END_HOLD);
+    // The last frame was quantised: one more, a slot later, sets its pixels right (a frame's colours are then few).
+    for (let i = 1; canvas.approximate && i <= 3; i++) await capture(end.time + i / timeline.fps, end.castTime);
+    writePending(Math.max(end.endTime, end.time) + END_HOLD);
     if (frames === 0) throw new TapedeckError('EXPORT_ERROR', 'the GIF has no frame', { location: { file: input } });
     encoder.finish();
     flushEncoder();
@@ -172,24 +170,7 @@ export async function castToGif(input: string, output: string, options: GifOptio
   } finally {
     screen.dispose();
   }
-  return { frames, seconds: timeline.duration + END_HOLD, width, height, bytes, quantisedFrames: quantised };
-}
-
-/**
- * The screen's pixels in the GIF's fixed size (the first frame's): a resized
- * terminal is cropped, or padded with what was there before.
- */
-function fitted(image: { width: number; height: number; data: Uint8Array }, width: number, height: number, prev: Uint32Array | null): Uint32Array {
-  const src = image.data.byteOffset % 4 === 0 ? new Uint32Array(image.data.buffer, image.data.byteOffset, image.width * image.height) : new Uint32Array(image.data.slice().buffer);
-  const out = new Uint32Array(width * height);
-  if (image.width === width && image.height === height) {
-    out.set(src);
-    return out;
-  }
-  if (prev) out.set(prev);
-  const w = Math.min(width, image.width);
-  for (let y = 0; y < Math.min(height, image.height); y++) out.set(src.subarray(y * image.width, y * image.width + w), y * width);
-  return out;
+  return { frames, seconds: timeline.duration + END_HOLD, width: canvas.width, height: canvas.height, bytes, quantisedFrames: quantised };
 }
 
 /** gifenc writes every image at (0, 0): a frame's bytes start with its graphic control block (8 bytes), then the image descriptor's position. */

@@ -1,10 +1,9 @@
-import { applyPalette, quantize } from 'gifenc';
 
 /**
  * One GIF frame from two RGBA screens: the rectangle that changed, its pixels
  * as palette indices, and the palette: exact when the rectangle has at most
- * 256 colours (a terminal screen nearly always does), else quantised by
- * gifenc's PnnQuant.
+ * 256 colours (255 beside the transparent index), else the commonest ones
+ * exact and the rare rest approximated.
  */
 export interface Rect {
   x: number;
@@ -16,63 +15,41 @@ export interface Rect {
 export interface IndexedFrame extends Rect {
   index: Uint8Array;
   palette: number[][];
-  /** False when the rectangle had over 256 colours and was quantised. */
+  /** False when the rectangle had over 255 colours and was quantised. */
   exact: boolean;
+  /** Index 0 is transparent (the pixel shown before stays). */
+  transparent: boolean;
 }
 
-/** The bounding box of the pixels that differ, or null when none do. Both images are width x height. */
-export function changedRect(prev: Uint32Array | null, next: Uint32Array, width: number, height: number): Rect | null {
-  if (!prev) return { x: 0, y: 0, width, height };
-  let top = -1;
-  let bottom = -1;
-  for (let y = 0; y < height; y++) {
-    const row = y * width;
-    for (let x = 0; x < width; x++) {
-      if (prev[row + x] !== next[row + x]) {
-        if (top < 0) top = y;
-        bottom = y;
-        break;
-      }
-    }
-  }
-  if (top < 0) return null;
-  let left = width;
-  let right = -1;
-  for (let y = top; y <= bottom; y++) {
-    const row = y * width;
-    for (let x = 0; x < left; x++) {
-      if (prev[row + x] !== next[row + x]) {
-        left = x;
-        break;
-      }
-    }
-    for (let x = width - 1; x > right; x--) {
-      if (prev[row + x] !== next[row + x]) {
-        right = x;
-        break;
-      }
-    }
-  }
-  return { x: left, y: top, width: right - left + 1, height: bottom - top + 1 };
-}
-
-/** The rectangle's pixels as indices into an exact palette, or a quantised one past 256 colours. */
-export function indexRect(pixels: Uint32Array, width: number, rect: Rect): IndexedFrame {
+/**
+ * The rectangle's pixels (from `band`, the rows from y0 on) as indices into an
+ * exact palette. With the picture shown before (`shown`), pixels that stay the
+ * same become transparent (index 0), which shows what is underneath and packs
+ * far better. Past 255 colours the rectangle is quantised whole instead.
+ */
+export function indexRect(band: Uint32Array, width: number, y0: number, rect: Rect, shown: Uint32Array | null): IndexedFrame {
   const n = rect.width * rect.height;
   const index = new Uint8Array(n);
   const colours = new Map<number, number>();
-  const palette: number[][] = [];
+  // Index 0 is kept for transparency when something is shown already.
+  const palette: number[][] = shown ? [[0, 0, 0]] : [];
   let lastColour = -1;
   let lastIndex = 0;
   let i = 0;
   for (let y = rect.y; y < rect.y + rect.height; y++) {
-    const row = y * width;
+    const row = (y - y0) * width;
+    const old = y * width;
     for (let x = rect.x; x < rect.x + rect.width; x++) {
-      const c = pixels[row + x] & 0xffffff; // little-endian RGBA: 0xAABBGGRR; alpha is always 255
+      const p = band[row + x];
+      if (shown && shown[old + x] === p) {
+        index[i++] = 0;
+        continue;
+      }
+      const c = p & 0xffffff; // little-endian RGBA: 0xAABBGGRR; alpha is always 255
       if (c !== lastColour) {
         let k = colours.get(c);
         if (k === undefined) {
-          if (palette.length === 256) return quantised(pixels, width, rect);
+          if (palette.length === 256) return quantised(band, width, y0, rect, shown);
           k = palette.length;
           colours.set(c, k);
           palette.push([c & 0xff, (c >> 8) & 0xff, (c >> 16) & 0xff]);
@@ -85,18 +62,58 @@ export function indexRect(pixels: Uint32Array, width: number, rect: Rect): Index
   }
   // A GIF colour table has 2^n entries: at least two.
   if (palette.length < 2) palette.push([0, 0, 0]);
-  return { ...rect, index, palette, exact: true };
+  return { ...rect, index, palette, exact: true, transparent: shown !== null };
 }
 
-function quantised(pixels: Uint32Array, width: number, rect: Rect): IndexedFrame {
-  const rgba = new Uint8Array(rect.width * rect.height * 4);
-  const out = new Uint32Array(rgba.buffer);
+/**
+ * Past 255 colours: the 255 commonest colours of the changed pixels exactly,
+ * the rare rest (antialiasing steps, mostly) as their nearest of those. The
+ * canvas remembers what it showed, so the next frame sets those pixels right.
+ */
+function quantised(band: Uint32Array, width: number, y0: number, rect: Rect, shown: Uint32Array | null): IndexedFrame {
+  const counts = new Map<number, number>();
+  for (let y = rect.y; y < rect.y + rect.height; y++) {
+    const row = (y - y0) * width;
+    const old = y * width;
+    for (let x = rect.x; x < rect.x + rect.width; x++) {
+      const p = band[row + x];
+      if (shown && shown[old + x] === p) continue;
+      const c = p & 0xffffff;
+      counts.set(c, (counts.get(c) ?? 0) + 1);
+    }
+  }
+  const reserved = shown ? 1 : 0;
+  const kept = [...counts].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, 256 - reserved).map(([c]) => c);
+  const palette: number[][] = [...(shown ? [[0, 0, 0]] : []), ...kept.map((c) => [c & 0xff, (c >> 8) & 0xff, (c >> 16) & 0xff])];
+  const indexOf = new Map<number, number>(kept.map((c, i) => [c, i + reserved]));
+  const nearest = (c: number): number => {
+    let best = reserved;
+    let bestD = Infinity;
+    const r = c & 0xff;
+    const g = (c >> 8) & 0xff;
+    const b = (c >> 16) & 0xff;
+    for (let i = reserved; i < palette.length; i++) {
+      const [pr, pg, pb] = palette[i];
+      const d = (pr - r) ** 2 + (pg - g) ** 2 + (pb - b) ** 2;
+      if (d < bestD) [best, bestD] = [i, d];
+    }
+    indexOf.set(c, best);
+    return best;
+  };
+  const index = new Uint8Array(rect.width * rect.height);
   let i = 0;
   for (let y = rect.y; y < rect.y + rect.height; y++) {
-    const row = y * width;
-    for (let x = rect.x; x < rect.x + rect.width; x++) out[i++] = pixels[row + x];
+    const row = (y - y0) * width;
+    const old = y * width;
+    for (let x = rect.x; x < rect.x + rect.width; x++) {
+      const p = band[row + x];
+      if (shown && shown[old + x] === p) {
+        index[i++] = 0;
+        continue;
+      }
+      const c = p & 0xffffff;
+      index[i++] = indexOf.get(c) ?? nearest(c);
+    }
   }
-  const palette = quantize(rgba, 256, { format: 'rgb565' });
-  const index = applyPalette(rgba, palette, 'rgb565');
-  return { ...rect, index, palette, exact: false };
+  return { ...rect, index, palette, exact: false, transparent: shown !== null };
 }

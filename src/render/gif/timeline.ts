@@ -30,7 +30,7 @@ export const DEFAULT_GIF_FPS = 30;
 export const DEFAULT_IDLE_LIMIT = 2;
 
 export class GifTimeline {
-  private readonly fps: number;
+  readonly fps: number;
   private readonly speed: number;
   private readonly idle: number;
   private started: boolean;
@@ -80,6 +80,11 @@ export class GifTimeline {
     this.slot = Math.max(this.slot, slot);
     if (e.code === 'o' || e.code === 'r') this.dirty = true;
     return step;
+  }
+
+  /** The next slot gets a frame even if no event changes the screen (to set quantised pixels right). */
+  redrawNext(): void {
+    this.dirty = true;
   }
 
   /** True after the event that is the --to marker. */

@@ -3,9 +3,9 @@ import { closeSync, existsSync, openSync, readdirSync, readFileSync, writeFileSy
 import { join } from 'node:path';
 import { GifReader } from 'omggif';
 import { PNG } from 'pngjs';
-import { recordScript } from '../../src/recorder/terminal-script.js';
-import { playCast } from '../../src/session/cast-play.js';
-import { openCast } from '../../src/tape/asciicast-read.js';
+import { recordScript } from '../../src/recorder/terminal/script.js';
+import { playCast } from '../../src/session/cast/play.js';
+import { openCast } from '../../src/tape/asciicast/read.js';
 import { profileForCast } from '../../src/render/profiles.js';
 import { renderScreenPng } from '../../src/render/raster/index.js';
 import { run, CLI, tapedeck, tempDir } from '../helpers/cli.js';

@@ -1,5 +1,5 @@
-import { usageError } from '../../core/errors.js';
-import type { CastPosition } from '../../session/cast-play.js';
+import { usageError } from '../../core/diagnostics/errors.js';
+import type { CastPosition } from '../../session/cast/play.js';
 import type { GifOptions } from '../../render/gif/export.js';
 
 /** `tapedeck export --format gif`'s flags as GifOptions; a bad value is a usage error naming the flag. */

@@ -1,6 +1,6 @@
-import type { CellColor, ScreenSnapshot, SnapshotCell } from '../../session/screen.js';
+import type { CellColor, ScreenSnapshot, SnapshotCell } from '../../session/screen/screen.js';
 import type { RenderProfile } from '../profiles.js';
-import type { CursorMode } from '../renderer-repaint.js';
+import type { CursorMode } from '../browser/repaint.js';
 import { renderScreenRgba } from '../raster/index.js';
 import type { IndexedFrame, Rect } from './frame.js';
 

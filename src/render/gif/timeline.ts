@@ -1,5 +1,5 @@
-import { TapedeckError } from '../../core/errors.js';
-import type { CastPosition } from '../../session/cast-play.js';
+import { TapedeckError } from '../../core/diagnostics/errors.js';
+import type { CastPosition } from '../../session/cast/play.js';
 
 /**
  * When a GIF's frames fall: the cast's own times, from the --from point on,

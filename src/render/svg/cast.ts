@@ -1,4 +1,4 @@
-import { playCast, type CastPosition } from '../../session/cast-play.js';
+import { playCast, type CastPosition } from '../../session/cast/play.js';
 import { profileForCast } from '../profiles.js';
 import { renderSnapshotSvg, type RenderedSvg, type SvgOptions } from './svg.js';
 

@@ -1,5 +1,5 @@
-import { paletteRgb } from '../../session/screen-colors.js';
-import type { CellColor, SnapshotCell } from '../../session/screen.js';
+import { paletteRgb } from '../../session/screen/colors.js';
+import type { CellColor, SnapshotCell } from '../../session/screen/screen.js';
 import type { RenderTheme } from '../profiles.js';
 
 /**

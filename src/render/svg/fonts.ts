@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { TapedeckError } from '../../core/errors.js';
-import { packageDir } from '../renderer-fonts.js';
+import { TapedeckError } from '../../core/diagnostics/errors.js';
+import { packageDir } from '../browser/fonts.js';
 import { readSfnt, type SfntInfo } from './sfnt.js';
 
 /**

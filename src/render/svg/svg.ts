@@ -1,8 +1,8 @@
-import { limitError, limit } from '../../core/limits.js';
-import type { FileLocation } from '../../core/errors.js';
-import type { ScreenSnapshot, SnapshotCell } from '../../session/screen.js';
+import { limitError, limit } from '../../core/config/limits.js';
+import type { FileLocation } from '../../core/diagnostics/errors.js';
+import type { ScreenSnapshot, SnapshotCell } from '../../session/screen/screen.js';
 import { resolveProfile, type RenderProfile } from '../profiles.js';
-import type { CursorMode } from '../renderer-repaint.js';
+import type { CursorMode } from '../browser/repaint.js';
 import { cellPaint, underlineColour, underlineStyle } from './colors.js';
 import { assignGlyphs, fallbackChain, monoMetrics, subsetFont, type FontSource } from './fonts.js';
 import { fmt, shapeOf } from './shapes.js';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
-import { writeFileAtomic } from '../../core/atomic-write.js';
-import type { CastPosition } from '../../session/cast-play.js';
+import { writeFileAtomic } from '../../core/files/atomic-write.js';
+import type { CastPosition } from '../../session/cast/play.js';
 import { svgOfCast } from './cast.js';
 import type { SvgOptions } from './svg.js';
 

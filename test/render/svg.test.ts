@@ -86,7 +86,9 @@ function cellLayout(png: PNG, snap: ScreenSnapshot, cell: { width: number; heigh
           if (Math.max(Math.abs(png.data[i] - bg[0]), Math.abs(png.data[i + 1] - bg[1]), Math.abs(png.data[i + 2] - bg[2])) > 48) ink++;
         }
       }
-      const expected = !sc.invisible && sc.char.trim() !== '' || sc.underline || sc.strikethrough || sc.overline;
+      const fg = hexRgb(cursor ? theme.cursorAccent : paint.fg);
+      const visible = Math.max(...fg.map((v, k) => Math.abs(v - bg[k]))) > 48; // text in its background's colour shows nothing
+      const expected = visible && !sc.invisible && (sc.char.trim() !== '' || sc.underline || sc.strikethrough || sc.overline);
       total++;
       if (ink > 0 === Boolean(expected)) agree++;
       else wrong.push(`${r},${c} ${JSON.stringify(sc.char)} ink=${ink}`);

@@ -130,17 +130,21 @@ export class Screen {
     return this.xterm.buffer.active.type === 'alternate';
   }
 
+  // Lines are read up to the right edge only: after a width shrink xterm keeps each line's old cells
+  // past it (the alternate screen does not reflow), which no terminal shows (tmux cuts the line).
   visibleLines(): string[] {
     const b = this.xterm.buffer.active;
+    const cols = this.xterm.cols;
     const lines: string[] = [];
-    for (let y = 0; y < this.xterm.rows; y++) lines.push(b.getLine(b.baseY + y)?.translateToString(true) ?? '');
+    for (let y = 0; y < this.xterm.rows; y++) lines.push(b.getLine(b.baseY + y)?.translateToString(true, 0, cols) ?? '');
     return lines;
   }
 
   scrollbackLines(): string[] {
     const b = this.xterm.buffer.active;
+    const cols = this.xterm.cols;
     const lines: string[] = [];
-    for (let y = 0; y < b.baseY; y++) lines.push(b.getLine(y)?.translateToString(true) ?? '');
+    for (let y = 0; y < b.baseY; y++) lines.push(b.getLine(y)?.translateToString(true, 0, cols) ?? '');
     return lines;
   }
 

@@ -3,6 +3,9 @@ import { lazyPackage } from '../core/lazy-package.js';
 import { RepeatGuard } from './vt-guard.js';
 import { resolveColor, type CellColor } from './screen-colors.js';
 import { useGlibcWidths } from './unicode-widths.js';
+import { MouseEncodingTracker, trackingFromXterm, type MouseModes } from './input/mouse.js';
+import { answerQueries } from './screen/queries.js';
+import { dropUnjoinedZeroWidth } from './screen/zero-width.js';
 
 // Loaded with the first screen: importing the library for a protocol replay does not pay for xterm.
 const xtermHeadless = lazyPackage<typeof import('@xterm/headless')>('@xterm/headless');
@@ -68,6 +71,7 @@ export class Screen {
   private pending: Promise<void> = Promise.resolve();
   private inFlight = 0;
   private readonly guard = new RepeatGuard(() => ({ rows: this.xterm.rows, cols: this.xterm.cols }));
+  private readonly mouseEncoding: MouseEncodingTracker;
 
   constructor(options: ScreenOptions = {}) {
     this.xterm = new (xtermHeadless().Terminal)({
@@ -76,9 +80,13 @@ export class Screen {
       scrollback: options.scrollback ?? 1000,
       allowProposedApi: true,
       logLevel: 'off', // its parse warnings would print tape bytes to the user's terminal
+      windowOptions: { getWinSizeChars: true }, // CSI 18 t: the size in characters, as xterm answers
     });
     // Unicode 6 widths (xterm's default) put every emoji in one cell; programs count two.
     useGlibcWidths(this.xterm.unicode);
+    dropUnjoinedZeroWidth(this.xterm);
+    answerQueries(this.xterm);
+    this.mouseEncoding = new MouseEncodingTracker(this.xterm);
   }
 
   get rows(): number {
@@ -119,6 +127,11 @@ export class Screen {
       applicationKeypad: m.applicationKeypadMode,
       bracketedPaste: m.bracketedPasteMode,
     };
+  }
+
+  /** The mouse reporting the program enabled (DECSET 9/1000/1002/1003) and how positions are encoded (1005/1006/1015). */
+  get mouseModes(): MouseModes {
+    return { tracking: trackingFromXterm(this.xterm.modes.mouseTrackingMode), encoding: this.mouseEncoding.encoding };
   }
 
   get cursor(): { row: number; col: number; visible: boolean } {

@@ -1,4 +1,4 @@
-import { TapedeckError } from '../../core/errors.js';
+import { TapedeckError } from '../../core/diagnostics/errors.js';
 
 /**
  * Mouse input, encoded the way xterm sends it (XTerm Control Sequences,

@@ -1,5 +1,5 @@
 import type { Terminal as XTerm } from '@xterm/headless';
-import { codepointWidth } from '../unicode-widths.js';
+import { codepointWidth } from './unicode-widths.js';
 
 /**
  * A zero-width code point with no character before it on the line (U+200B,

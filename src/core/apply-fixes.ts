@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { refuseSpecialFile } from './files/special-file.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { withFileLock } from './file-lock.js';
 import type { DiagnosticEnvelope } from './envelope.js';
@@ -107,6 +108,7 @@ export function applyEnvelopes(envelopes: readonly DiagnosticEnvelope[], choice:
     withFileLock(file, () => {
       let text: string;
       try {
+        refuseSpecialFile(file);
         text = readFileSync(file, 'utf8');
       } catch (err) {
         for (const e of entries) e.outcome.reason ??= `cannot read ${file}: ${(err as Error).message}`;

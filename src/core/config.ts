@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { refuseSpecialFile } from './files/special-file.js';
 import { resolve } from 'node:path';
 import type { Node as JsonNode, ParseError } from 'jsonc-parser';
 import { lazyPackage } from './lazy-package.js';
@@ -39,6 +40,7 @@ export function loadConfig(explicitPath?: string, cwd = process.cwd()): Tapedeck
   const path = explicitPath ? resolve(cwd, explicitPath) : resolve(cwd, CONFIG_FILE);
   if (!explicitPath && !existsSync(path)) return { ignore: [], filters: [], masks: [], scoped: [] };
   let text: string;
+  refuseSpecialFile(path);
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {

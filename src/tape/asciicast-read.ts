@@ -4,6 +4,7 @@ import { readNumberedLineBatches } from '../core/lines.js';
 import { warn } from '../core/warn.js';
 import { isRegularFile, spoolToFile } from '../core/temp-files.js';
 import { limit, limitError } from '../core/limits.js';
+import { refuseSpecialFile } from '../core/files/special-file.js';
 import { BYTES_EVENT, parseResize, type CastEvent, type CastHeader, type CastTheme, type CastVersion } from './asciicast.js';
 
 export interface OpenedCast {
@@ -127,6 +128,7 @@ async function firstLine(source: string, path: string): Promise<string> {
  */
 export async function openCast(path: string): Promise<OpenedCast> {
   // A pipe (`<(cmd)`, /dev/stdin) cannot be read at an offset or twice: read it into a file once.
+  refuseSpecialFile(path); // a named pipe in the project would block forever; - and /dev/stdin are spooled
   const source = isRegularFile(path) ? path : await spoolToFile(path, 'cast');
   const first = await firstLine(source, path);
   if (first.trim() === '') throw malformed(path, 1, 'empty file: expected an asciicast header');

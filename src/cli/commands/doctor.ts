@@ -1,3 +1,4 @@
+import { jsonForTerminal } from '../../core/terminal-safe.js';
 import { sweepStaleTemps, tapedeckTempDir } from '../../core/temp-files.js';
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -101,7 +102,7 @@ Environment: TAPEDECK_HOME (default ~/.tapedeck), TAPEDECK_CHROMIUM (default
     const checks = await runDoctorChecks(values.home, io.env, io.cwd);
     const ok = checks.every((c) => c.ok);
     if (values.json) {
-      io.stdout.write(`${JSON.stringify(resultEnvelope('doctor', { ok, checks }))}\n`);
+      io.stdout.write(`${jsonForTerminal(resultEnvelope('doctor', { ok, checks }))}\n`);
     } else {
       for (const c of checks) {
         const mark = !c.ok ? 'FAIL' : c.warning ? 'warn' : 'ok  ';

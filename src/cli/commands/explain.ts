@@ -1,3 +1,4 @@
+import { jsonForTerminal } from '../../core/terminal-safe.js';
 import { usageError } from '../../core/errors.js';
 import { defineCommand } from '../command.js';
 
@@ -18,7 +19,7 @@ export const command = defineCommand({
     for (const code of codes) {
       const info = codeInfo(code);
       if (!info) throw usageError(`explain: unknown code ${JSON.stringify(code)} (run tapedeck explain for the list)`);
-      if (values.json) io.stdout.write(`${JSON.stringify({ ok: true, command: 'explain', timestamp: new Date().toISOString(), result: info })}\n`);
+      if (values.json) io.stdout.write(`${jsonForTerminal({ ok: true, command: 'explain', timestamp: new Date().toISOString(), result: info })}\n`);
       else io.stdout.write(`${info.code}: ${info.title}\n\n${info.explanation}\n`);
     }
     return 0;

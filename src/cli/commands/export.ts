@@ -1,3 +1,4 @@
+import { jsonForTerminal } from '../../core/terminal-safe.js';
 import { usageError } from '../../core/errors.js';
 import { resultEnvelope } from '../../core/envelope.js';
 import { writeFileAtomic } from '../../core/atomic-write.js';
@@ -52,7 +53,7 @@ export const command = defineCommand({
     } else {
       throw usageError(`export: --format must be asciicast, v2, v3, html or webm, got ${JSON.stringify(format ?? '')}`);
     }
-    if (values.json) io.stdout.write(`${JSON.stringify(resultEnvelope('export', { format, out: values.out, ...result }))}\n`);
+    if (values.json) io.stdout.write(`${jsonForTerminal(resultEnvelope('export', { format, out: values.out, ...result }))}\n`);
     else io.stderr.write(`tapedeck: wrote ${values.out}\n`);
     return 0;
   },

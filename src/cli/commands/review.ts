@@ -1,4 +1,4 @@
-import { terminalSafe } from '../../core/terminal-safe.js';
+import { terminalSafe, jsonForTerminal } from '../../core/terminal-safe.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
@@ -43,7 +43,7 @@ async function review({ values, positionals, io }: CommandContext<typeof options
   if (acting && targets.length === 0) throw usageError(`review: say what to ${values.accept ? 'accept' : 'reject'}: golden paths, or "all"`);
 
   if (values.json) {
-    io.stdout.write(`${JSON.stringify({ ok: true, command: 'review', timestamp: new Date().toISOString(), result: { pending: pending.map((p) => describe(p, io.cwd)) } })}\n`);
+    io.stdout.write(`${jsonForTerminal({ ok: true, command: 'review', timestamp: new Date().toISOString(), result: { pending: pending.map((p) => describe(p, io.cwd)) } })}\n`);
     if (!acting) return 0;
   }
   if (acting) {

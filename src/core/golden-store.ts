@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
-import { writeFileAtomic } from './atomic-write.js';
+import { writeFileAtomic, writeTarget } from './atomic-write.js';
 import { withFileLock } from './file-lock.js';
 import type { UpdatePolicy } from './ci.js';
 import { goldenPaths } from './golden-paths.js';
@@ -37,6 +37,7 @@ export const fileGoldenIO: GoldenIO = {
     }
   },
   write(path, data) {
+    writeTarget(path); // no folder made through a link that leaves the project
     mkdirSync(dirname(path), { recursive: true });
     // Locked like every rewrite: parallel writers of one golden serialise (see file-lock.ts).
     withFileLock(path, () => writeFileAtomic(path, data));

@@ -6,7 +6,7 @@ import { type Boundary, type Exchange, ResponseFramer, responseBytes } from '../
 import { TapedeckError } from '../core/errors.js';
 import { LineSplitter } from '../core/lines.js';
 import { redact } from '../core/redact.js';
-import { TapeAppender } from './tape-writer.js';
+import { TapeAppender, wholeJson } from './tape-writer.js';
 import { RecordBudget } from './record-budget.js';
 import { signalExitCode } from '../core/process.js';
 
@@ -86,6 +86,7 @@ export async function recordProtocol(options: RecordProtocolOptions): Promise<Re
   if (stderrTarget !== 'inherit') child.stderr?.pipe(stderrTarget, { end: false });
 
   const tape = new TapeAppender(options.out, report);
+  let fragment: Exchange | undefined;
   const budget = new RecordBudget((reason) => tape.giveUp(reason));
   const serverLines = new LineSplitter();
   const clientLines = new LineSplitter();
@@ -101,6 +102,12 @@ export async function recordProtocol(options: RecordProtocolOptions): Promise<Re
     takePartial: () => serverLines.flush(),
     onComplete: (ex: Exchange) => {
       budget.release();
+      if (ex === fragment) {
+        // Replay would send the cut request and call whatever the server says to it fine: keep it off the tape.
+        tape.notRecorded();
+        report(`tapedeck: the client ended in the middle of a line: its last request (${Buffer.byteLength(ex.request)} bytes, no newline, not a whole JSON message) was not recorded to ${options.out}\n`);
+        return;
+      }
       const request = hideText(redactNames.length === 0 ? ex.request : redact(ex.request, redactNames, env));
       tape.append(request, hide(responseBytes(ex)));
     },
@@ -142,7 +149,14 @@ export async function recordProtocol(options: RecordProtocolOptions): Promise<Re
   };
   const onClientEnd = () => {
     const tail = clientLines.flush();
-    if (tail) framer.addRequest(tail.toString('utf8'));
+    if (tail) {
+      // A last line without its newline is a whole request only when it is a whole JSON message;
+      // otherwise the client died mid-line, and the exchange is framed (its answer is not another
+      // pair's) but not recorded.
+      const text = tail.toString('utf8');
+      const exchange = framer.addRequest(text);
+      if (!wholeJson(text)) fragment = exchange;
+    }
     childIn.end();
     stopGroup(undefined);
   };

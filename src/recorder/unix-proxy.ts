@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { createServer, connect, type Socket } from 'node:net';
-import { type Boundary, ResponseFramer, responseBytes } from '../core/boundary.js';
+import { type Boundary, type Exchange, ResponseFramer, responseBytes } from '../core/boundary.js';
 import { type Endpoint, describeEndpoint, listenUnix } from '../core/endpoint.js';
 import { LineSplitter } from '../core/lines.js';
 import { redact } from '../core/redact.js';
 import type { RecorderHandle } from './http-proxy.js';
-import { TapeAppender } from './tape-writer.js';
+import { TapeAppender, wholeJson } from './tape-writer.js';
 import { RecordBudget } from './record-budget.js';
 import { lastNumbers } from '../tape/wire.js';
 
@@ -44,11 +44,17 @@ export async function startUnixRecorder(options: UnixRecorderOptions): Promise<R
     const serverLines = new LineSplitter();
     const clientLines = new LineSplitter();
     const budget = new RecordBudget((reason) => tape.giveUp(reason));
+    let fragment: Exchange | undefined;
     const framer = new ResponseFramer(options.boundary ?? { kind: 'auto' }, {
       holdLast: true,
       takePartial: () => serverLines.flush(),
       onComplete: (ex) => {
         budget.release();
+        if (ex === fragment) {
+          tape.notRecorded(); // the client ended mid-line: a cut request would replay as fine
+          report(`tapedeck record: session ${session}: the client ended in the middle of a line; its last request (${Buffer.byteLength(ex.request)} bytes, no newline, not a whole JSON message) was not recorded\n`);
+          return;
+        }
         const response = responseBytes(ex).toString('utf8');
         const wire = { transport: 'unix' as const, session };
         if (names.length === 0) tape.append(ex.request, response, wire);
@@ -65,7 +71,11 @@ export async function startUnixRecorder(options: UnixRecorderOptions): Promise<R
     });
     client.once('end', () => {
       const tail = clientLines.flush();
-      if (tail) framer.addRequest(tail.toString('utf8'));
+      if (tail) {
+        const text = tail.toString('utf8');
+        const exchange = framer.addRequest(text);
+        if (!wholeJson(text)) fragment = exchange;
+      }
       upstream.end();
     });
     upstream.on('data', (chunk: Buffer) => {

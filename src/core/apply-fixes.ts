@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { TapedeckError } from './errors.js';
 import { refuseSpecialFile } from './files/special-file.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { withFileLock } from './file-lock.js';
@@ -146,7 +147,13 @@ export function applyEnvelopes(envelopes: readonly DiagnosticEnvelope[], choice:
       // Then splice, highest line first, so earlier anchors stay where they were.
       const lines = [...original];
       for (const hunk of [...taken].sort((a, b) => b.oldStart - a.oldStart)) lines.splice(hunk.oldStart - 1, hunk.oldLines.length, ...hunk.newLines);
-      writeFileAtomic(file, `${lines.join('\n')}${endsWithNewline ? '\n' : ''}`);
+      try {
+        writeFileAtomic(file, `${lines.join('\n')}${endsWithNewline ? '\n' : ''}`);
+      } catch (err) {
+        // Refused (a link out of the project) or failed: this file's envelopes are not applied; the others go on.
+        if (!(err instanceof TapedeckError)) throw err;
+        for (const e of entries) e.outcome.reason ??= err.message;
+      }
     });
   }
   // An envelope is applied only if every hunk of it went in.

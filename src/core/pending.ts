@@ -30,6 +30,9 @@ export function findPending(roots: readonly string[]): PendingGolden[] {
     try {
       st = statSync(path);
     } catch {
+      // A new golden named by its path: only its candidate exists yet.
+      const candidate = goldenPaths(path).candidate;
+      if (isFile(candidate)) found.set(path, { golden: path, candidate, artifacts: artifactsOf(path), isNew: true });
       return;
     }
     if (st.isDirectory()) {

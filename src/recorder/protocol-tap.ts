@@ -7,6 +7,7 @@ import { TapedeckError } from '../core/errors.js';
 import { LineSplitter } from '../core/lines.js';
 import { redact } from '../core/redact.js';
 import { TapeAppender, wholeJson } from './tape-writer.js';
+import { holdBack } from './stdio/backpressure.js';
 import { RecordBudget } from './record-budget.js';
 import { signalExitCode } from '../core/process.js';
 
@@ -122,7 +123,8 @@ export async function recordProtocol(options: RecordProtocolOptions): Promise<Re
   const onClientData = (chunk: Buffer) => {
     // Forward first: the tap's bookkeeping must not sit in the round trip. (The
     // response cannot arrive before this synchronous handler has registered the request.)
-    childIn.write(chunk);
+    // A server that reads slowly slows the client down, as it would without the tap.
+    if (!childIn.write(chunk)) holdBack(input, childIn);
     if (budget.exhausted) {
       for (const line of clientLines.push(chunk)) if (line.toString('utf8').trim() !== '') tape.notRecorded(); // counted as the framer counts requests, not kept
       return;
@@ -164,7 +166,9 @@ export async function recordProtocol(options: RecordProtocolOptions): Promise<Re
   input.once('end', onClientEnd);
 
   childOut.on('data', (chunk: Buffer) => {
-    output.write(chunk);
+    // Backpressure: a client that reads slowly (or late) stops the server's output here, in the pipe,
+    // instead of this process buffering all of it (a 1 GiB flood held 1.19 GB).
+    if (!output.write(chunk)) holdBack(childOut, output);
     if (budget.exhausted) return;
     framer.serverActivity();
     for (const line of serverLines.push(chunk)) framer.serverLine(line);
@@ -216,3 +220,4 @@ export async function recordProtocol(options: RecordProtocolOptions): Promise<Re
     writeError: tape.firstError,
   };
 }
+

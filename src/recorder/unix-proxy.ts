@@ -7,6 +7,7 @@ import { redact } from '../core/redact.js';
 import type { RecorderHandle } from './http-proxy.js';
 import { TapeAppender, wholeJson } from './tape-writer.js';
 import { RecordBudget } from './record-budget.js';
+import { holdBack } from './stdio/backpressure.js';
 import { lastNumbers } from '../tape/wire.js';
 
 export interface UnixRecorderOptions {
@@ -62,7 +63,7 @@ export async function startUnixRecorder(options: UnixRecorderOptions): Promise<R
       },
     });
     client.on('data', (chunk: Buffer) => {
-      upstream.write(chunk); // forward first, bookkeeping after
+      if (!upstream.write(chunk)) holdBack(client, upstream); // forward first, bookkeeping after
       if (budget.exhausted) {
         for (const line of clientLines.push(chunk)) if (line.toString('utf8').trim() !== '') tape.notRecorded(); // counted as the framer counts requests, not kept
         return;
@@ -79,7 +80,7 @@ export async function startUnixRecorder(options: UnixRecorderOptions): Promise<R
       upstream.end();
     });
     upstream.on('data', (chunk: Buffer) => {
-      client.write(chunk);
+      if (!client.write(chunk)) holdBack(upstream, client); // a slow client slows the server, not our memory
       if (budget.exhausted) return;
       framer.serverActivity();
       for (const line of serverLines.push(chunk)) framer.serverLine(line);

@@ -65,7 +65,7 @@ async function review({ values, positionals, argv, io }: CommandContext<typeof o
       } catch (err) {
         if (!(err instanceof TapedeckError)) throw err;
         refused++; // e.g. a golden that links out of the project: the others still go
-        io.stderr.write(`tapedeck review: ${oneLine(err.describe())}\n`);
+        io.stderr.write(`tapedeck review: ${oneLine(err.location?.file === p.golden ? `${name}: ${err.message}` : err.describe())}\n`);
       }
     }
     return refused ? 2 : 0;

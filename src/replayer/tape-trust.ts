@@ -48,7 +48,7 @@ export function requireTrustedCommand(path: string, recorded: readonly string[],
     'UNTRUSTED_TAPE',
     `the tape is not in this project (not under ${trust.roots.map(oneLine).join(' or ')}), so its recorded command is not run: ${shown}. ` +
       `Give the command after -- (tapedeck replay ${oneLine(path)} -- CMD ARGS...), or pass --trust-tape to run what the tape records`,
-    { location: { file: path } },
+    { location: { file: path, line: 1 } }, // the header names the command
   );
 }
 

@@ -1,5 +1,5 @@
-import { jsonForTerminal } from '../../core/terminal-safe.js';
-import { usageError } from '../../core/errors.js';
+import { usageError } from '../../core/diagnostics/errors.js';
+import { jsonForTerminal } from '../../core/text/terminal-safe.js';
 import { defineCommand } from '../command.js';
 
 export const command = defineCommand({
@@ -11,7 +11,7 @@ export const command = defineCommand({
     json: { type: 'boolean', default: false, help: 'one JSON result envelope per code' },
   },
   async run({ values, positionals: codes, io }) {
-    const { allCodes, codeInfo } = await import('../../core/codes.js');
+    const { allCodes, codeInfo } = await import('../../core/diagnostics/codes.js');
     if (codes.length === 0) {
       for (const c of allCodes()) io.stdout.write(`${c.code}  ${c.title}\n`);
       return 0;

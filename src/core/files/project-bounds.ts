@@ -1,6 +1,6 @@
 import { existsSync, lstatSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { TapedeckError } from '../errors.js';
+import { TapedeckError } from '../diagnostics/errors.js';
 
 /**
  * Writers (review --accept, replay --update, vitest -u, fix --apply) write a

@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { TapedeckError } from '../errors.js';
+import { TapedeckError } from '../diagnostics/errors.js';
 
 /**
  * Refuses an input that is neither a regular file nor a stream the user named

@@ -1,3 +1,4 @@
+import { jsonForTerminal } from '../../core/text/terminal-safe.js';
 /** What `tapedeck replay` (and `tapedeck report`) runs once its options are parsed: loaded only then (replay.ts holds the definition and help). */
 import { availableParallelism } from 'node:os';
 import { usageError } from '../../core/diagnostics/errors.js';
@@ -169,8 +170,8 @@ function screenshotLines(result: ReplayTapesResult, cwd: string): string {
 async function writeJson(result: ReplayTapesResult, summaryOnStdout: boolean, io: CliIO): Promise<void> {
   const { driftToEnvelope } = await import('../../replayer/protocol/envelopes.js');
   const out: string[] = [];
-  for (const tape of result.tapes) for (const d of tape.drifts) out.push(JSON.stringify(driftToEnvelope(d)));
-  const summary = JSON.stringify(runSummary(result));
+  for (const tape of result.tapes) for (const d of tape.drifts) out.push(jsonForTerminal(driftToEnvelope(d)));
+  const summary = jsonForTerminal(runSummary(result));
   if (summaryOnStdout) out.push(summary);
   else io.stderr.write(`${summary}\n`);
   if (out.length > 0) io.stdout.write(`${out.join('\n')}\n`);

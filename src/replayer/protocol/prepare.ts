@@ -74,7 +74,7 @@ export async function prepareProtocolTape(tapeOrPath: ProtocolTape | string, opt
   const tape = store.tape;
   if (store.count === 0 && !options.allowEmpty) {
     throw new TapedeckError('TD2001', 'the tape has no pairs (an empty recording); pass --allow-empty if that is intended', {
-      location: { file: tape.path },
+      location: { file: tape.path, line: tape.partialLine ?? 1 }, // a cut first line is where the pairs would be
     });
   }
   if (seen.error) throw seen.error; // after the whole tape is read: a malformed line is named first

@@ -62,7 +62,8 @@ afterAll(({}, suite) => {
   } catch {
     reporter = false;
   }
-  if (!reporter && !quiet) process.stdout.write(`${summaryLine(tally)}\n`);
+  // stderr: stdout may be a machine-read report (--reporter=json | jq).
+  if (!reporter && !quiet) process.stderr.write(`${summaryLine(tally)}\n`);
 });
 
 /** Only a terminal (or `any`) has the screen matchers; a wrong subject is a compile error. */

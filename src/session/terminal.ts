@@ -8,6 +8,7 @@ import { PlainOutput } from './plain-output.js';
 import { encodeKeys } from './keys.js';
 import { PtyProcess, type PtyExit } from './pty.js';
 import { trackProcess } from './registry.js';
+import { noteOwner } from './owner.js';
 import { checkWorkingDirectory, resolveCommand } from './resolve-command.js';
 import { normaliseSignal } from './signals.js';
 import type { InputResult, KeysResult, ScreenWaitResult, SpawnOptions, TerminalExit, TerminalSnapshot } from './terminal-types.js';
@@ -72,6 +73,7 @@ export class Terminal {
       onExit: (exit) => void this.onExit(exit),
     });
     this.untrack = trackProcess(this.child);
+    noteOwner(this);
     this.size = { rows, cols };
     this.buildScreen = () => {
       const screen = new Screen({ rows, cols, scrollback: options.scrollback });

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { ROOT, run, type RunResult } from './cli.js';
@@ -35,8 +35,9 @@ export const DEFAULT_CONFIG = `import { defineConfig } from 'vitest/config';
 export default defineConfig({ test: { setupFiles: ['tapedeck/vitest'], include: ['test/**/*.test.ts'], testTimeout: 20_000 } });
 `;
 
-export function vitestProject(files: Record<string, string> = {}, name = 'project'): VitestProject {
+export function vitestProject(files: Record<string, string> = {}, name = 'project', fixture?: string): VitestProject {
   const dir = mkdtempSync(join(tmpdir(), `tapedeck-vt-${name}-`));
+  if (fixture) cpSync(join(ROOT, 'test/fixtures/vitest', fixture), dir, { recursive: true });
   mkdirSync(join(dir, 'node_modules'));
   symlinkSync(ROOT, join(dir, 'node_modules/tapedeck'));
   symlinkSync(join(ROOT, 'node_modules/vitest'), join(dir, 'node_modules/vitest'));
@@ -45,7 +46,7 @@ export function vitestProject(files: Record<string, string> = {}, name = 'projec
     writeFileSync(join(dir, path), content);
   };
   write('package.json', JSON.stringify({ name, private: true, type: 'module' }));
-  if (!('vitest.config.ts' in files)) write('vitest.config.ts', DEFAULT_CONFIG);
+  if (!('vitest.config.ts' in files) && !fixture) write('vitest.config.ts', DEFAULT_CONFIG);
   for (const [path, content] of Object.entries(files)) write(path, content);
   let runs = 0;
   return {

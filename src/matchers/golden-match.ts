@@ -1,6 +1,6 @@
 import type { Terminal } from '../session/terminal.js';
-import { TapedeckError } from '../core/errors.js';
-import { GoldenStore, type GoldenResult, type GoldenVerdict } from '../core/golden-store.js';
+import { TapedeckError } from '../core/diagnostics/errors.js';
+import { GoldenStore, type GoldenResult, type GoldenVerdict } from '../core/golden/store.js';
 import { displayPath as shownPath, goldenOwner, nextGoldenPath, updatePolicyFor, type MatcherStateLike } from './context.js';
 import { crashed, exitNote } from './exited.js';
 import { assertionTimeout, retryUntil } from './retry.js';

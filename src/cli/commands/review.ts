@@ -9,6 +9,7 @@ import { unifiedDiff } from '../../replayer/protocol/compare.js';
 import { defineCommand, type CommandContext, type OptionSpecs } from '../command.js';
 import type { CliIO } from '../io.js';
 import { goldenPaths } from '../../core/golden/paths.js';
+import { reviewRoots } from '../../core/golden/roots.js';
 
 const options = {
   accept: { type: 'boolean', default: false, help: 'accept the pending goldens named (golden paths or folders), or "all"' },
@@ -35,7 +36,9 @@ async function review({ values, positionals, io }: CommandContext<typeof options
   const root = loadConfig(undefined, io.cwd).goldens ?? 'goldens';
   const targets = acting ? positionals : [];
   const paths = positionals.filter((p) => p !== 'all');
-  const roots = paths.length ? paths : [root];
+  // No folder given: the goldens of every vitest project root a run left candidates in, from any folder.
+  const found = paths.length ? undefined : reviewRoots(io.cwd, root, { withinPackage: acting });
+  const roots = found ? found.roots : paths;
   for (const target of targets) {
     if (target !== 'all' && !existsSync(resolve(io.cwd, target)) && !existsSync(goldenPaths(resolve(io.cwd, target)).candidate)) throw usageError(`review: ${target}: no such golden or pending candidate`);
   }
@@ -60,7 +63,8 @@ async function review({ values, positionals, io }: CommandContext<typeof options
     return 0;
   }
   if (pending.length === 0) {
-    io.stderr.write('tapedeck review: nothing pending\n');
+    const looked = found ? `; looked in ${found.lookedIn.map((d) => relative(io.cwd, d) || '.').join(', ')}` : '';
+    io.stderr.write(`tapedeck review: nothing pending${looked}\n`);
     return 0;
   }
   if (!io.stdin?.isTTY) {

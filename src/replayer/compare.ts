@@ -239,12 +239,25 @@ function splitRpc(text: string, awaitingId: string | undefined): { solicited?: s
 
 function unsolicited(pair: number, raw: string, normaliser: Normaliser): Unsolicited {
   let method = 'non-JSON-RPC line';
+  let requestId: unknown;
   try {
     const v = JSON.parse(raw) as { method?: unknown; id?: unknown };
     if (typeof v.method === 'string') method = v.method;
+    if (typeof v.method === 'string' && v.id !== undefined) requestId = v.id;
     else if (v.id !== undefined) method = `response to id ${JSON.stringify(v.id)}`;
   } catch {
     /* keep the default */
   }
-  return { pair, raw, norm: normaliser.apply(raw), method };
+  return { pair, raw, norm: normaliser.apply(requestId === undefined ? raw : withoutRequestId(raw)), method };
+}
+
+/**
+ * A server's own request as it is matched: without its id, which is the
+ * server's counter (how many requests it made before, on its own timers) and
+ * never drift; the client's answer goes back with the live id.
+ */
+function withoutRequestId(raw: string): string {
+  const v = JSON.parse(raw) as Record<string, unknown>;
+  v.id = '{{server-request-id}}';
+  return `${JSON.stringify(v)}${raw.endsWith('\n') ? '\n' : ''}`;
 }

@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseBoundary } from '../../core/boundary.js';
+import { type Boundary, pairByBoundary, parseBoundary } from '../../core/boundary.js';
 import { usageError } from '../../core/errors.js';
 import { tapeKind } from '../../tape/kind.js';
 import { Readable, type Writable } from 'node:stream';
@@ -53,7 +53,7 @@ async function recordProtocolCommand({ values, command, io }: RecordContext): Pr
     command: argv[0],
     args: argv.slice(1),
     out: values.out!,
-    boundary: parseBoundary(values.boundary ?? 'auto'),
+    boundary: boundaryOf(values),
     redactEnv: values['redact-env'],
     graceMs,
     tmpdir: dir,
@@ -79,11 +79,16 @@ async function recordTransportCommand({ values, command, io }: RecordContext): P
     upstream: values.upstream,
     command,
     out: values.out!,
-    boundary: parseBoundary(values.boundary ?? 'auto'),
+    boundary: boundaryOf(values),
     redactEnv: values['redact-env'],
     bodyLimit: parseIntOption('max-body', values['max-body'], 8 * 1024 * 1024, 1, Number.MAX_SAFE_INTEGER),
     onListening: (address) => io.stderr.write(`tapedeck record: listening on ${address}\n`),
   });
   if (result.pairsNotWritten > 0) io.stderr.write(`tapedeck: ${result.pairsNotWritten} pair(s) were not recorded to ${values.out}\n`);
   return result.exitCode;
+}
+
+function boundaryOf(values: { boundary?: string; 'pair-by'?: string }): Boundary {
+  if (values['pair-by'] !== undefined && values.boundary !== undefined) throw usageError('record: --pair-by and --boundary both say where a response ends; give one');
+  return values['pair-by'] !== undefined ? pairByBoundary(values['pair-by']) : parseBoundary(values.boundary ?? 'auto');
 }

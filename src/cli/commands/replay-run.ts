@@ -1,6 +1,7 @@
 /** What `tapedeck replay` (and `tapedeck report`) runs once its options are parsed: loaded only then (replay.ts holds the definition and help). */
 import { availableParallelism } from 'node:os';
 import { usageError } from '../../core/errors.js';
+import { type Boundary, pairByBoundary } from '../../core/boundary.js';
 import { compileRegex } from '../../core/normalise.js';
 import { parseMaskRectFlag } from '../../core/mask.js';
 import { replayTapes, type ReplayTapesResult } from '../../replayer/replay-tapes.js';
@@ -36,7 +37,7 @@ export async function replay({ values, positionals, command, io }: CommandContex
     ignore: values.ignore,
     filter: values.filter,
     ignoreKeyOrder: values['ignore-key-order'],
-    boundary: values.boundary,
+    boundary: values['pair-by'] !== undefined ? pairBy(values['pair-by'], values.boundary) : values.boundary,
     timeoutMs: values['timeout-ms'] === undefined ? undefined : parseIntOption('timeout-ms', values['timeout-ms'], 0, 1),
     maxResponseBytes: values['max-response-bytes'] === undefined ? undefined : parseIntOption('max-response-bytes', values['max-response-bytes'], 0, 1, Number.MAX_SAFE_INTEGER),
     mask: [...values.mask.map((m) => compileRegex(m, '--mask')), ...values['mask-rect'].map(parseMaskRectFlag)],
@@ -179,4 +180,9 @@ async function writeJson(result: ReplayTapesResult, summaryOnStdout: boolean, io
 function parseHome(value: string | undefined): 'fresh' | 'inherit' {
   if (value === undefined || value === 'fresh' || value === 'inherit') return value ?? 'fresh';
   throw usageError(`replay: --home takes fresh or inherit, got ${JSON.stringify(value)}`);
+}
+
+function pairBy(path: string, boundary: string | undefined): Boundary {
+  if (boundary !== undefined) throw usageError('replay: --pair-by and --boundary both say where a response ends; give one');
+  return pairByBoundary(path);
 }

@@ -18,7 +18,8 @@
  *            no byte yet (a client writing ahead of a server still starting) is
  *            queued behind it, and then each server line ends the oldest of the
  *            queued exchanges: they are paired in order. A still-silent exchange
- *            older than MS when the next request comes had no response.
+ *            older than MS when the next request comes, once the server has
+ *            written anything at all, had no response.
  *            A replay knows the recorded response: an exchange ends as soon as
  *            it has as many lines as recorded (endAfterLines).
  * - auto:    per request: jsonrpc when it is a JSON-RPC 2.0 message; done when it
@@ -112,6 +113,8 @@ export class ResponseFramer {
   /** finish() was called: nothing more will come, so nothing is held back. */
   private ending = false;
   private readonly autoIdleMs: number;
+  /** The server wrote something: before that, every request waits its turn (written before it was up). */
+  private serverSpoke = false;
   private autoIdleRule?: ResolvedRule;
 
   constructor(
@@ -167,7 +170,7 @@ export class ResponseFramer {
           if (tail) ex.chunks.push(tail);
         }
         this.markComplete(ex, 'boundary');
-      } else if (!ex.expectsOutput || now - (ex.sentAt ?? 0) >= ex.rule.ms) this.markComplete(ex, 'boundary');
+      } else if (!ex.expectsOutput || (this.serverSpoke && now - (ex.sentAt ?? 0) >= ex.rule.ms)) this.markComplete(ex, 'boundary');
       else behind = true;
     }
     // A held exchange is released with what it has; later output belongs to this request.
@@ -233,6 +236,7 @@ export class ResponseFramer {
 
   /** Any server bytes arrived: quiet periods restart. */
   serverActivity(): void {
+    this.serverSpoke = true;
     const head = this.oldestIncomplete();
     if (head?.rule.kind !== 'idle') return;
     head.received = true;

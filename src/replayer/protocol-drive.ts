@@ -194,7 +194,7 @@ const ENDS_BYTES = 4096;
 function mergeTrailing(prepared: PreparedTape, received: readonly number[], live: LiveResponses, trailing: Buffer, withDir: (t: string) => string): Buffer {
   const last = received.length === 0 ? undefined : Math.max(...received.slice(-8));
   const r = last === undefined ? undefined : live.get(last);
-  if (last === undefined || !r || r.rule.kind === 'jsonrpc') return trailing;
+  if (last === undefined || !r || r.rule.kind === 'jsonrpc' || r.rule.kind === 'id') return trailing;
   const p = prepared.at(last);
   const expected = withDir(p.expected);
   const merged: Exchange = { index: last, request: p.send, rule: r.rule, chunks: [liveBytes(r, expected), trailing], complete: true, endedBy: 'eof' };

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { CLI, EVERYTHING_SERVER, ROOT, run, tapedeck, useTempDirs } from '../helpers/cli.js';
-import { redact, restore, storedForms } from '../../src/core/redact.js';
+import { redact, restore, storedForms } from '../../src/core/text/redact.js';
 
 /**
  * Issue 30, item 5: a secret with `"`, `\` and non-ASCII, returned through

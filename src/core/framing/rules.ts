@@ -1,4 +1,4 @@
-import { usageError } from '../errors.js';
+import { usageError } from '../diagnostics/errors.js';
 import { parseKeyPath } from './keyed.js';
 
 /** The framing rules (what each means: core/boundary.ts), as flags and config spell them. */

@@ -31,6 +31,9 @@ export async function replay({ values, positionals, command, io }: CommandContex
   // An unknown profile is exit 2 before anything runs; the profiles load only for screenshots.
   if (screenshots) (await import('../../render/profiles.js')).resolveProfile(screenshots.profile);
   const transport = transportTarget(values);
+  if (values['single-shot'] && transport && transport.transport !== 'auto') {
+    throw usageError(`replay: --single-shot starts a fresh server per pair and talks to it over stdio; it does not apply to --transport ${transport.transport}`);
+  }
   const { config, masks, ...resolved } = resolveReplaySettings({
     config: values.config,
     cwd: io.cwd,

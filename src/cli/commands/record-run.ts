@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseBoundary } from '../../core/framing/boundary.js';
+import { type Boundary, pairByBoundary, parseBoundary } from '../../core/framing/boundary.js';
 import { usageError } from '../../core/diagnostics/errors.js';
 import { ExitCode } from '../../core/diagnostics/exit-codes.js';
 import { tapeKind } from '../../tape/kind.js';
@@ -54,7 +54,7 @@ async function recordProtocolCommand({ values, command, io }: RecordContext): Pr
     command: argv[0],
     args: argv.slice(1),
     out: values.out!,
-    boundary: parseBoundary(values.boundary ?? 'auto'),
+    boundary: boundaryOf(values),
     redactEnv: values['redact-env'],
     graceMs,
     tmpdir: dir,
@@ -77,7 +77,7 @@ async function recordTransportCommand({ values, command, io }: RecordContext): P
     upstream: values.upstream,
     command,
     out: values.out!,
-    boundary: parseBoundary(values.boundary ?? 'auto'),
+    boundary: boundaryOf(values),
     redactEnv: values['redact-env'],
     bodyLimit: parseIntOption('max-body', values['max-body'], 8 * 1024 * 1024, 1, Number.MAX_SAFE_INTEGER),
     onListening: (address) => io.stderr.write(`tapedeck record: listening on ${address}\n`),
@@ -94,4 +94,9 @@ function notRecorded(result: { exitCode: number; pairsNotWritten: number }, out:
   if (result.pairsNotWritten === 0) return result.exitCode;
   io.stderr.write(`tapedeck: ${result.pairsNotWritten} pair(s) were not recorded to ${out}\n`);
   return ExitCode.usage;
+}
+
+function boundaryOf(values: { boundary?: string; 'pair-by'?: string }): Boundary {
+  if (values['pair-by'] !== undefined && values.boundary !== undefined) throw usageError('record: --pair-by and --boundary both say where a response ends; give one');
+  return values['pair-by'] !== undefined ? pairByBoundary(values['pair-by']) : parseBoundary(values.boundary ?? 'auto');
 }

@@ -47,7 +47,7 @@ export async function replayOverTransport(source: ProtocolTape | PreparedTape | 
   const tape = ready.tape;
   const prepared: Prepared[] = Array.from({ length: ready.count }, (_, i) => {
     const p = ready.at(i);
-    const wire = wireOf(p.pair.raw);
+    const wire = wireOf(p.pair);
     if (wire?.auth && target.authToken === undefined) {
       throw new TapedeckError('TD2012', 'this pair was recorded with a bearer token: give --auth-token', { location: { file: tape.path, line: p.pair.line } });
     }

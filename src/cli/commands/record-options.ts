@@ -22,6 +22,11 @@ export const recordOptions = {
     section: PROTOCOL,
     help: 'after end of input, or a signal passed on, how long the server may take to exit before its process group is stopped (default 2000)',
   },
+  'single-shot': {
+    type: 'boolean',
+    section: PROTOCOL,
+    help: "seed 000's single-shot mode: all of stdin is one request (sent, then stdin closed), the output until CMD exits its response; detected without the flag when stdin is one JSON value over several lines",
+  },
   transport: { type: 'string', arg: 'T', section: NETWORK, help: 'stdio (default), http or unix' },
   listen: {
     type: 'string',

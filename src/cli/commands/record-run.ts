@@ -31,6 +31,7 @@ export async function record(context: RecordContext): Promise<number> {
   } else {
     refuse(TERMINAL, 'terminal tapes (.cast)');
     if (network && values['grace-ms'] !== undefined) throw usageError('record: --grace-ms applies to --transport stdio');
+    if (network && values['single-shot']) throw usageError('record: --single-shot applies to --transport stdio (seed 000 has no single-shot mode over HTTP or a socket)');
     if (!network) (['listen', 'upstream', 'max-body'] as const).forEach((k) => {
       if (values[k] !== undefined) throw usageError(`record: --${k} applies to --transport http or unix`);
     });
@@ -48,6 +49,27 @@ async function recordProtocolCommand({ values, command, io }: RecordContext): Pr
   const graceMs = parseIntOption('grace-ms', values['grace-ms'], 2000, 0);
   const dir = command.some((a) => a.includes('{{tapedeck.tmpdir}}')) ? mkdtempSync(join(tmpdir(), 'tapedeck-scratch-')) : undefined;
   const argv = dir ? command.map((a) => a.split('{{tapedeck.tmpdir}}').join(dir)) : command;
+  // Seed 000's CI path, `CMD --single-shot < req.json`: one request, the whole of stdin (detected when it is one JSON value over several lines).
+  const { detectSingleShot, readAll, recordSingleShot } = await import('../../recorder/stdio/single-shot.js');
+  const source = (io.stdin as Readable | undefined) ?? Readable.from([]);
+  const seen = values['single-shot'] ? { body: await readAll(source) } : await detectSingleShot(source);
+  if ('body' in seen) {
+    const shot = await recordSingleShot({
+      command: argv[0],
+      args: argv.slice(1),
+      out: values.out!,
+      body: seen.body,
+      redactEnv: values['redact-env'],
+      graceMs,
+      tmpdir: dir,
+      output: io.stdout as Writable,
+      stderr: io.stderr === process.stderr ? 'inherit' : (io.stderr as Writable),
+      cwd: io.cwd,
+      env: dir ? { ...io.env, TAPEDECK_TMPDIR: dir } : io.env,
+    }).finally(() => dir && rmSync(dir, { recursive: true, force: true }));
+    if (shot.pairsNotWritten > 0) io.stderr.write(`tapedeck: ${shot.pairsNotWritten} pair(s) were not recorded to ${values.out}\n`);
+    return shot.exitCode;
+  }
   const { recordProtocol } = await import('../../recorder/protocol-tap.js');
   const result = await recordProtocol({
     command: argv[0],
@@ -57,7 +79,7 @@ async function recordProtocolCommand({ values, command, io }: RecordContext): Pr
     redactEnv: values['redact-env'],
     graceMs,
     tmpdir: dir,
-    input: (io.stdin as Readable | undefined) ?? Readable.from([]),
+    input: seen.input,
     output: io.stdout as Writable,
     // The bin hands the server its own stderr; an embedding caller gets the server's messages in io.stderr.
     stderr: io.stderr === process.stderr ? 'inherit' : (io.stderr as Writable),

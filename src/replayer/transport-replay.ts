@@ -7,6 +7,7 @@ import { describeExit } from '../core/process.js';
 import { LaunchedServer } from '../core/server-launch.js';
 import type { ProtocolTape } from '../tape/protocol-tape.js';
 import { AUTH_TOKEN_VAR, wireOf } from '../tape/wire.js';
+import { notesPath } from '../tape/protocol/notes.js';
 import { type ComparedPair, comparePairs } from './compare.js';
 import type { Drift } from '../core/drift.js';
 import { type LiveOutcome, type WirePair, driveHttp } from './drive-http.js';
@@ -102,6 +103,7 @@ export async function replayOverTransport(source: ProtocolTape | PreparedTape | 
     expected: hide(prepared[i].expected),
     actual: actual === undefined ? undefined : hide(actual),
     acceptLine: actual === undefined || code === 'TD1002' || code === 'TD1003' ? undefined : replaceResponse(prepared[i].pair.raw, prepared[i].pair.request, hide(actual)),
+    ...(prepared[i].pair.inNotes ? { file: notesPath(tape.path) } : {}),
   });
 
   const drifts: Drift[] = [];

@@ -47,7 +47,7 @@ is a decision (docs/formats.md says why). A run that leaves them names the flag 
     if (alternative !== undefined && !(Number.isInteger(alternative) && alternative >= 0)) throw usageError('--alternative expects a whole number >= 0');
 
     // --apply TAPE -- CMD re-checks the file (seed 001's `fix --apply <path>`): its envelopes come from a replay now.
-    const input = command.length > 0 ? await recheck(positionals[0], command, io) : await readStdin(io.stdin);
+    const input = command.length > 0 ? await (await import('./fix-recheck.js')).recheck(positionals[0], command, io) : await readStdin(io.stdin);
     const envelopes: DiagnosticEnvelope[] = [];
     let otherFiles = 0;
     input.split('\n').forEach((line, i) => {
@@ -101,16 +101,6 @@ function tally(outcomes: readonly { envelope: DiagnosticEnvelope }[]): string {
   const byCode = new Map<string, number>();
   for (const o of outcomes) byCode.set(o.envelope.code, (byCode.get(o.envelope.code) ?? 0) + 1);
   return [...byCode].map(([c, n]) => `${c} ×${n}`).join(', ');
-}
-
-/** The envelopes of a replay of TAPE against CMD now, as `replay --json` prints them (its summary goes to stderr). */
-async function recheck(tape: string, command: string[], io: CliIO): Promise<string> {
-  const { main } = await import('../run.js');
-  const chunks: string[] = [];
-  const stdout = { write: (s: string | Uint8Array) => (chunks.push(String(s)), true), isTTY: false } as unknown as CliIO['stdout'];
-  const code = await main(['replay', tape, '--json', '--', ...command], { ...io, stdout, stdin: undefined });
-  if (code === 2) throw usageError(`fix: re-checking ${tape} failed (the replay's message is above)`);
-  return chunks.join('');
 }
 
 /** What makes an envelope's fix unusable, if anything (an envelope without a fix is fine: nothing to apply). */

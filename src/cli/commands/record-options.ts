@@ -34,6 +34,8 @@ export const recordOptions = {
     section: NETWORK,
     help: 'http: HOST:PORT (default 127.0.0.1 and a free port; loopback unless ADDR names another address); unix: a socket path in a directory only you can write to (default: a private one). The address is printed.',
   },
+  port: { type: 'string', arg: 'N', section: NETWORK, help: 'http: the same as --listen 127.0.0.1:N (seed 000; --listen wins when both are set)' },
+  socket: { type: 'string', arg: 'PATH', section: NETWORK, help: 'unix: the same as --listen PATH (seed 000)' },
   upstream: {
     type: 'string',
     arg: 'URL',

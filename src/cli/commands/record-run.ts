@@ -8,6 +8,7 @@ import { usageError } from '../../core/errors.js';
 import { tapeKind } from '../../tape/kind.js';
 import { Readable, type Writable } from 'node:stream';
 import { parseIntOption } from '../args.js';
+import { listenAddress } from '../listen-aliases.js';
 import { NETWORK, PROTOCOL, recordOptions, TERMINAL, type RecordContext } from './record-options.js';
 
 /** The kind of tape (and, for protocol tapes, the transport) picks the recorder; options of another kind are refused. */
@@ -32,7 +33,7 @@ export async function record(context: RecordContext): Promise<number> {
     refuse(TERMINAL, 'terminal tapes (.cast)');
     if (network && values['grace-ms'] !== undefined) throw usageError('record: --grace-ms applies to --transport stdio');
     if (network && values['single-shot']) throw usageError('record: --single-shot applies to --transport stdio (seed 000 has no single-shot mode over HTTP or a socket)');
-    if (!network) (['listen', 'upstream', 'max-body'] as const).forEach((k) => {
+    if (!network) (['listen', 'port', 'socket', 'upstream', 'max-body'] as const).forEach((k) => {
       if (values[k] !== undefined) throw usageError(`record: --${k} applies to --transport http or unix`);
     });
   }
@@ -97,7 +98,7 @@ async function recordTransportCommand({ values, command, io }: RecordContext): P
   const { recordTransport } = await import('../../recorder/record-transport.js');
   const result = await recordTransport({
     transport: values.transport,
-    listen: values.listen,
+    listen: listenAddress('record', values.transport, values),
     upstream: values.upstream,
     command,
     out: values.out!,

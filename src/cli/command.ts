@@ -1,6 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { usageError } from '../core/errors.js';
+import { usageError } from '../core/diagnostics/errors.js';
 import { parseOptions, splitCommand } from './args.js';
 import { formatHelp } from './help.js';
 import type { CliIO } from './io.js';

@@ -1,4 +1,4 @@
-import { usageError } from '../core/errors.js';
+import { usageError } from '../core/diagnostics/errors.js';
 
 /** mty's spellings (seed 000), kept by every listening command: `--port N` and `--socket PATH`. */
 export const listenAliasOptions = {

@@ -1,6 +1,6 @@
 import type { OptionSpecs } from './command.js';
 import { normaliserOptionSpec } from './normaliser-options.js';
-import { DEFAULT_STEP_TIMEOUT_MS } from '../replayer/terminal-defaults.js';
+import { DEFAULT_STEP_TIMEOUT_MS } from '../replayer/terminal/defaults.js';
 import { PROFILE_NAMES } from '../render/profile-names.js';
 
 /** replay's options, which report takes too (cli/commands/replay.ts, report.ts). */

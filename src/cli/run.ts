@@ -1,6 +1,6 @@
-import { TapedeckError } from '../core/errors.js';
-import { ExitCode } from '../core/exit-codes.js';
-import { terminalSafe } from '../core/terminal-safe.js';
+import { TapedeckError } from '../core/diagnostics/errors.js';
+import { ExitCode } from '../core/diagnostics/exit-codes.js';
+import { terminalSafe } from '../core/text/terminal-safe.js';
 import type { Command } from './command.js';
 import { processIO, type CliIO } from './io.js';
 
@@ -11,7 +11,7 @@ import { processIO, type CliIO } from './io.js';
  * io.stderr. It never exits the process and leaves no listeners behind, so tests
  * call it in-process; cli/main.ts is the bin around it. What a command opens for
  * later calls (the renderer's browser page) stays open: the bin closes it through
- * core/shutdown.ts, an embedding process with closeRenderer().
+ * plumbing/process/shutdown.ts, an embedding process with closeRenderer().
  */
 type Runner = (argv: string[], io: CliIO) => Promise<number>;
 const of = (load: () => Promise<{ command: Command }>): (() => Promise<Runner>) => async () => {
@@ -66,7 +66,7 @@ async function dispatch(argv: string[], io: CliIO): Promise<number> {
   return (await command.load())(rest, io);
 }
 
-/** A TapedeckError is its code's exit code (core/error-codes.ts) and one line; anything else is a bug: exit 2, no stack. */
+/** A TapedeckError is its code's exit code (core/diagnostics/error-codes.ts) and one line; anything else is a bug: exit 2, no stack. */
 function reportError(err: unknown, io: CliIO): number {
   if (err instanceof TapedeckError) {
     io.stderr.write(`tapedeck: ${terminalSafe(err.describe())}\n`); // messages may quote a tape

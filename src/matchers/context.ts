@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
-import { isCI, updateModeFromEnv, type UpdatePolicy } from '../core/ci.js';
-import { loadConfig } from '../core/config.js';
-import { TapedeckError } from '../core/errors.js';
-import { goldenFile, goldenFolder } from '../core/golden-paths.js';
-import { defaultGoldenRoot } from '../core/golden-store.js';
+import { isCI, updateModeFromEnv, type UpdatePolicy } from '../core/config/ci.js';
+import { loadConfig } from '../core/config/config.js';
+import { TapedeckError } from '../core/diagnostics/errors.js';
+import { goldenFile, goldenFolder } from '../core/golden/paths.js';
+import { defaultGoldenRoot } from '../core/golden/store.js';
 
 /** The running test as vitest hands it to a matcher (`this.task`) or a hook. */
 export interface TaskLike {

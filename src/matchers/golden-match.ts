@@ -1,5 +1,5 @@
 import type { Terminal } from '../session/terminal.js';
-import { GoldenStore, type GoldenResult, type GoldenVerdict } from '../core/golden-store.js';
+import { GoldenStore, type GoldenResult, type GoldenVerdict } from '../core/golden/store.js';
 import { nextGoldenPath, updatePolicyFor, type MatcherStateLike } from './context.js';
 import { assertionTimeout, retryUntil } from './retry.js';
 import { recordGolden } from './summary.js';

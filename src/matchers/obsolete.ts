@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { ARTIFACT_SUFFIX } from '../core/golden-paths.js';
+import { ARTIFACT_SUFFIX } from '../core/golden/paths.js';
 import { displayPath, goldenFolderOf, goldenRoot, updatePolicyFor, usedGoldens, type MatcherStateLike } from './context.js';
 import { recordObsolete } from './summary.js';
 

@@ -1,15 +1,15 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Boundary } from '../core/boundary.js';
+import type { Boundary } from '../core/framing/boundary.js';
 import { resolveReplaySettings } from '../replayer/settings.js';
-import { formatPair, readProtocolTape, type ProtocolTape } from '../tape/protocol-tape.js';
-import { replayProtocolTape } from '../replayer/protocol.js';
-import { prepareProtocolTape } from '../replayer/protocol-prepare.js';
-import type { TransportTarget } from '../replayer/transport-replay.js';
-import { wireOf } from '../tape/wire.js';
+import { formatPair, readProtocolTape, type ProtocolTape } from '../tape/protocol/tape.js';
+import { replayProtocolTape } from '../replayer/protocol/replay.js';
+import { prepareProtocolTape } from '../replayer/protocol/prepare.js';
+import type { TransportTarget } from '../replayer/transport/replay.js';
+import { wireOf } from '../tape/protocol/wire.js';
 import { unacceptedDrifts } from '../replayer/replay-tapes.js';
-import { GoldenStore } from '../core/golden-store.js';
-import { TapedeckError } from '../core/errors.js';
+import { GoldenStore } from '../core/golden/store.js';
+import { TapedeckError } from '../core/diagnostics/errors.js';
 import { isTerminalTape } from '../tape/kind.js';
 import { replayCastCleanly } from './terminal-replay.js';
 import { formatDrifts, replayVerdict } from './format.js';
@@ -79,7 +79,7 @@ export async function toReplayCleanly(this: State, received: unknown, command?: 
   const prepared = await prepareProtocolTape(tape, base);
   const recordedOn = (prepared.count > 0 ? wireOf(prepared.at(0).pair) : undefined)?.transport;
   const target = opts.transport ?? (recordedOn ? { transport: recordedOn } : undefined);
-  const result = target ? await (await import('../replayer/transport-replay.js')).replayOverTransport(prepared, { ...base, target }) : await replayProtocolTape(prepared, base);
+  const result = target ? await (await import('../replayer/transport/replay.js')).replayOverTransport(prepared, { ...base, target }) : await replayProtocolTape(prepared, base);
   recordGolden({ status: result.updatedPairs > 0 ? 'updated' : result.pendingPath ? 'mismatch' : 'matched', artifacts: result.pendingPath ? [result.pendingPath] : [] }, tape);
   return replayVerdict(shown(tape), unacceptedDrifts(result), `${result.pairCount} pairs`, result.pendingPath);
 }

@@ -1,9 +1,9 @@
 import type { Terminal } from '../session/terminal.js';
-import { screenshotTerminal } from '../render/screenshot-terminal.js';
+import { screenshotTerminal } from '../render/screenshot/terminal.js';
 import type { ScreenMask } from '../render/golden-text.js';
-import type { CursorMode } from '../render/renderer-repaint.js';
+import type { CursorMode } from '../render/browser/repaint.js';
 import type { RenderProfile } from '../render/profiles.js';
-import { comparePngs, describeMismatch, writeMismatchArtifacts, type PixelCompareOptions, type PixelComparison } from '../render/pixel-diff.js';
+import { comparePngs, describeMismatch, writeMismatchArtifacts, type PixelCompareOptions, type PixelComparison } from '../render/pixel/diff.js';
 import { matchGolden } from './golden-match.js';
 import { assertTerminal, type MatchResult, type State } from './terminal.js';
 

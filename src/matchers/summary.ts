@@ -1,5 +1,5 @@
-import type { GoldenResult } from '../core/golden-store.js';
-import { goldenPaths } from '../core/golden-paths.js';
+import type { GoldenResult } from '../core/golden/store.js';
+import { goldenPaths } from '../core/golden/paths.js';
 
 /**
  * What this worker's goldens did in the current test file, handed to the

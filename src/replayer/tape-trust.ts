@@ -1,8 +1,8 @@
 import { realpathSync } from 'node:fs';
 import { dirname, relative, isAbsolute, resolve } from 'node:path';
-import { TapedeckError } from '../core/errors.js';
-import { defaultGoldenRoot } from '../core/golden-store.js';
-import { oneLine } from '../core/terminal-safe.js';
+import { TapedeckError } from '../core/diagnostics/errors.js';
+import { defaultGoldenRoot } from '../core/golden/store.js';
+import { oneLine } from '../core/text/terminal-safe.js';
 
 /**
  * Whose command a terminal tape may run. A tape can come from anywhere (a bug

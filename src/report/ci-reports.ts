@@ -1,7 +1,7 @@
 import type { TapeSummary } from './summary.js';
 import { relative } from 'node:path';
-import { driftLines, type Drift } from '../core/drift.js';
-import { escapeControls } from '../core/terminal-safe.js';
+import { driftLines, type Drift } from '../core/diagnostics/drift.js';
+import { escapeControls } from '../core/text/terminal-safe.js';
 
 /**
  * Machine reports for CI: JUnit XML (one test case per tape, its drifts as

@@ -1,15 +1,15 @@
-import { killSession } from '../core/process-group.js';
+import { killSession } from '../plumbing/process/group.js';
 import { constants } from 'node:os';
-import { TapedeckError } from '../core/errors.js';
-import { Screen, type SnapshotOptions } from './screen.js';
-import { pinnedEnv } from './env.js';
+import { TapedeckError } from '../core/diagnostics/errors.js';
+import { Screen, type SnapshotOptions } from './screen/screen.js';
+import { pinnedEnv } from './pty/env.js';
 import { EventLog, type InputKind, type TerminalEvent } from './events.js';
-import { PlainOutput } from './plain-output.js';
-import { encodeKeys } from './keys.js';
-import { PtyProcess, type PtyExit } from './pty.js';
+import { PlainOutput } from './screen/plain-output.js';
+import { encodeKeys } from './input/keys.js';
+import { PtyProcess, type PtyExit } from './pty/pty.js';
 import { trackProcess } from './registry.js';
-import { checkWorkingDirectory, resolveCommand } from './resolve-command.js';
-import { normaliseSignal } from './signals.js';
+import { checkWorkingDirectory, resolveCommand } from './pty/resolve-command.js';
+import { normaliseSignal } from './pty/signals.js';
 import type { InputResult, KeysResult, ScreenWaitResult, SpawnOptions, TerminalExit, TerminalSnapshot } from './terminal-types.js';
 import { TerminalWaits } from './terminal-waits.js';
 import type { WaitOptions } from './waits.js';
@@ -206,7 +206,7 @@ export class Terminal {
   }
 
   /** Sends named keys and chords (seed 002 key grammar), honouring cursor/keypad modes. Typed: a misspelt key is a compile error. */
-  press(...keys: import('./key-names.js').KeyName[]): KeysResult {
+  press(...keys: import('./input/key-names.js').KeyName[]): KeysResult {
     const bytes = Buffer.from(encodeKeys(keys, this.screen.modes), 'utf8');
     return { accepted: keys, ...this.send('keys', bytes, { keys }) };
   }

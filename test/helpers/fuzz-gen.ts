@@ -1,5 +1,5 @@
 /**
- * A seeded generator of malformed protocol tapes and casts for test/fuzz.test.ts.
+ * A seeded generator of malformed protocol tapes and casts for test/reliability/fuzz.test.ts.
  * Every case is a function of (seed, index), so a failure names the case to rerun.
  */
 export type Rng = () => number;

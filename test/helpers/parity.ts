@@ -3,10 +3,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { encodeKeys } from '../../src/session/keys.js';
-import { pinnedEnv } from '../../src/session/env.js';
+import { encodeKeys } from '../../src/session/input/keys.js';
+import { pinnedEnv } from '../../src/session/pty/env.js';
 import { spawnTerminal, type Terminal } from '../../src/session/terminal.js';
-import { codepointWidth } from '../../src/session/unicode-widths.js';
+import { codepointWidth } from '../../src/session/screen/unicode-widths.js';
 
 /**
  * The parity harness: one program driven with the same bytes in tapedeck and

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { errorEnvelope, resultEnvelope } from '../../core/envelope.js';
+import { errorEnvelope, resultEnvelope } from '../../core/diagnostics/envelope.js';
 import { GLOBAL_OPTIONS, parseArgv, str, flag, type ParsedArgs } from './argv.js';
 import type { CommandDef } from './command.js';
 import { resolveContext, type AgentContext } from './config.js';
-import { AgentError, AgentExit, toAgentError } from './errors.js';
+import { AgentError, AgentExit, toAgentError } from '../../agent-tty/errors.js';
 import { processIO, type CliIO, type CliOutput } from '../io.js';
 
 /**

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { usageError } from '../../core/errors.js';
+import { usageError } from '../../core/diagnostics/errors.js';
 import { parseIntOption } from '../args.js';
 import { defineCommand } from '../command.js';
 import { listenAddress, listenAliasOptions } from '../listen-aliases.js';
@@ -50,7 +50,7 @@ per connection. docs/formats.md describes every op.`,
     const listen = listenAddress('agent', transport, values);
     if (transport === 'unix' && !listen) throw usageError('agent: --transport unix needs --listen PATH (or --socket PATH)');
     if (transport === 'unix' && values['auth-token'] !== undefined) throw usageError('agent: --auth-token applies to --transport http');
-    const { parseHostPort } = await import('../../core/endpoint.js');
+    const { parseHostPort } = await import('../../plumbing/net/endpoint.js');
     let close: () => Promise<void>;
     if (transport === 'http') {
       const { server, address } = await serve.listenAgentHttp(listen?.startsWith('unix:') ? { kind: 'unix', path: listen.slice(5) } : parseHostPort(listen ?? '127.0.0.1:0'), {

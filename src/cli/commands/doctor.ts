@@ -1,14 +1,14 @@
-import { sweepStaleTemps, tapedeckTempDir } from '../../core/temp-files.js';
+import { sweepStaleTemps, tapedeckTempDir } from '../../core/files/temp-files.js';
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { defineCommand } from '../command.js';
-import { resultEnvelope } from '../../core/envelope.js';
-import { ExitCode } from '../../core/exit-codes.js';
+import { resultEnvelope } from '../../core/diagnostics/envelope.js';
+import { ExitCode } from '../../core/diagnostics/exit-codes.js';
 import { spawnTerminal } from '../../session/terminal.js';
 import { socketCheck } from '../../session/socket-check.js';
-import { closeRenderer } from '../../render/renderer.js';
-import { rendererChecks, type DoctorCheck } from '../../render/renderer-doctor.js';
+import { closeRenderer } from '../../render/browser/renderer.js';
+import { rendererChecks, type DoctorCheck } from '../../render/browser/doctor.js';
 
 
 export type { DoctorCheck };

@@ -1,4 +1,4 @@
-import { usageError } from '../../core/errors.js';
+import { usageError } from '../../core/diagnostics/errors.js';
 import { defineCommand } from '../command.js';
 
 export const command = defineCommand({
@@ -10,7 +10,7 @@ export const command = defineCommand({
     json: { type: 'boolean', default: false, help: 'one JSON result envelope per code' },
   },
   async run({ values, positionals: codes, io }) {
-    const { allCodes, codeInfo } = await import('../../core/codes.js');
+    const { allCodes, codeInfo } = await import('../../core/diagnostics/codes.js');
     if (codes.length === 0) {
       for (const c of allCodes()) io.stdout.write(`${c.code}  ${c.title}\n`);
       return 0;

@@ -1,7 +1,7 @@
-import { usageError } from '../../core/errors.js';
-import { resultEnvelope } from '../../core/envelope.js';
-import { writeFileAtomic } from '../../core/atomic-write.js';
-import { convertCast } from '../../tape/asciicast-convert.js';
+import { usageError } from '../../core/diagnostics/errors.js';
+import { resultEnvelope } from '../../core/diagnostics/envelope.js';
+import { writeFileAtomic } from '../../core/files/atomic-write.js';
+import { convertCast } from '../../tape/asciicast/convert.js';
 import { castToHtml } from '../../report/export-html.js';
 import { parseIntOption } from '../args.js';
 import { defineCommand } from '../command.js';
@@ -41,7 +41,7 @@ export const command = defineCommand({
       const idle = values['idle-time-limit'] === undefined ? undefined : Number(values['idle-time-limit']);
       if (idle !== undefined && !(Number.isFinite(idle) && idle > 0)) throw usageError(`--idle-time-limit expects a number of seconds > 0, got ${JSON.stringify(values['idle-time-limit'])}`);
       if (values.profile !== undefined) resolveProfile(values.profile); // an unknown profile is a usage error before Chromium or ffmpeg start
-      const { castToWebm } = await import('../../render/export-video.js');
+      const { castToWebm } = await import('../../render/video/export-video.js');
       result = await castToWebm(input, values.out, {
         fps: parseIntOption('fps', values.fps, 10, 1),
         idleTimeLimit: idle,

@@ -1,4 +1,4 @@
-import { usageError } from '../../core/errors.js';
+import { usageError } from '../../core/diagnostics/errors.js';
 import type { CliIO } from '../io.js';
 
 // Its own module, loaded only by `fix --apply TAPE -- CMD`: a fix run that reads envelopes from stdin loads none of replay.

@@ -1,7 +1,7 @@
-import { oneLine } from '../../core/terminal-safe.js';
+import { oneLine } from '../../core/text/terminal-safe.js';
 import { resolve } from 'node:path';
-import { usageError } from '../../core/errors.js';
-import type { DiagnosticEnvelope } from '../../core/envelope.js';
+import { usageError } from '../../core/diagnostics/errors.js';
+import type { DiagnosticEnvelope } from '../../core/diagnostics/envelope.js';
 import { defineCommand } from '../command.js';
 import type { CliIO } from '../io.js';
 
@@ -74,7 +74,7 @@ is a decision (docs/formats.md says why). A run that leaves them names the flag 
       // Other lines (the replay summary, other kinds) are not envelopes: skipped, as seed 000 says unknown kinds are.
     });
 
-    const { applyEnvelopes } = await import('../../core/apply-fixes.js');
+    const { applyEnvelopes } = await import('../../core/diagnostics/apply-fixes.js');
     const outcomes = applyEnvelopes(envelopes, {
       code: values.code,
       alternative,

@@ -3,8 +3,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseBoundary } from '../../core/boundary.js';
-import { usageError } from '../../core/errors.js';
+import { parseBoundary } from '../../core/framing/boundary.js';
+import { usageError } from '../../core/diagnostics/errors.js';
 import { tapeKind } from '../../tape/kind.js';
 import { Readable, type Writable } from 'node:stream';
 import { parseIntOption } from '../args.js';
@@ -71,7 +71,7 @@ async function recordProtocolCommand({ values, command, io }: RecordContext): Pr
     if (shot.pairsNotWritten > 0) io.stderr.write(`tapedeck: ${shot.pairsNotWritten} pair(s) were not recorded to ${values.out}\n`);
     return shot.exitCode;
   }
-  const { recordProtocol } = await import('../../recorder/protocol-tap.js');
+  const { recordProtocol } = await import('../../recorder/stdio/tap.js');
   const result = await recordProtocol({
     command: argv[0],
     args: argv.slice(1),
@@ -95,7 +95,7 @@ async function recordProtocolCommand({ values, command, io }: RecordContext): Pr
 
 async function recordTransportCommand({ values, command, io }: RecordContext): Promise<number> {
   if (values.transport !== 'http' && values.transport !== 'unix') throw usageError(`record: --transport must be stdio, http or unix, got ${JSON.stringify(values.transport)}`);
-  const { recordTransport } = await import('../../recorder/record-transport.js');
+  const { recordTransport } = await import('../../recorder/net/record-transport.js');
   const result = await recordTransport({
     transport: values.transport,
     listen: listenAddress('record', values.transport, values),

@@ -3,9 +3,9 @@ import { Readable } from 'node:stream';
 import { parseIntOption } from '../args.js';
 import type { CliIO } from '../io.js';
 import type { RecordContext } from './record-options.js';
-import { usageError } from '../../core/errors.js';
-import { resultEnvelope } from '../../core/envelope.js';
-import { MARKER_KEY, recordTerminal, type RecordResult } from '../../recorder/terminal.js';
+import { usageError } from '../../core/diagnostics/errors.js';
+import { resultEnvelope } from '../../core/diagnostics/envelope.js';
+import { MARKER_KEY, recordTerminal, type RecordResult } from '../../recorder/terminal/record.js';
 import type { Terminal } from '../../session/terminal.js';
 
 /** `tapedeck record --out X.cast -- CMD...` (record.ts parsed the options and picked this recorder). */

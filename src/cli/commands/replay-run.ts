@@ -1,19 +1,19 @@
 /** What `tapedeck replay` (and `tapedeck report`) runs once its options are parsed: loaded only then (replay.ts holds the definition and help). */
 import { availableParallelism } from 'node:os';
-import { usageError } from '../../core/errors.js';
-import { compileRegex } from '../../core/normalise.js';
-import { parseMaskRectFlag } from '../../core/mask.js';
+import { usageError } from '../../core/diagnostics/errors.js';
+import { compileRegex } from '../../core/text/normalise.js';
+import { parseMaskRectFlag } from '../../core/text/mask.js';
 import { replayTapes, type ReplayTapesResult } from '../../replayer/replay-tapes.js';
 import { parseShard } from '../../replayer/run.js';
 import { resolveReplaySettings } from '../../replayer/settings.js';
-import { resolveUpdatePolicy } from '../../core/ci.js';
-import type { TransportTarget } from '../../replayer/transport-replay.js';
-import { writeFileAtomic } from '../../core/atomic-write.js';
+import { resolveUpdatePolicy } from '../../core/config/ci.js';
+import type { TransportTarget } from '../../replayer/transport/replay.js';
+import { writeFileAtomic } from '../../core/files/atomic-write.js';
 import { runSummary, summariseTape } from '../../report/summary.js';
 import { ProgressLine } from '../progress.js';
 import type { CliIO } from '../io.js';
-import type { ScreenshotCheckpointOptions, TerminalTapeResult } from '../../replayer/terminal.js';
-import { DEFAULT_STEP_TIMEOUT_MS } from '../../replayer/terminal-defaults.js';
+import type { ScreenshotCheckpointOptions, TerminalTapeResult } from '../../replayer/terminal/replay.js';
+import { DEFAULT_STEP_TIMEOUT_MS } from '../../replayer/terminal/defaults.js';
 import { relative } from 'node:path';
 import { parseIntOption } from '../args.js';
 import type { CommandContext } from '../command.js';
@@ -168,7 +168,7 @@ function screenshotLines(result: ReplayTapesResult, cwd: string): string {
  * ran) on stderr, or last on stdout with --json-summary.
  */
 async function writeJson(result: ReplayTapesResult, summaryOnStdout: boolean, io: CliIO, includeSource: boolean): Promise<void> {
-  const { driftToEnvelope, withSource } = await import('../../replayer/envelopes.js');
+  const { driftToEnvelope, withSource } = await import('../../replayer/protocol/envelopes.js');
   const { readFileSync } = await import('node:fs');
   const { resolve } = await import('node:path');
   const out: string[] = [];

@@ -1,4 +1,4 @@
-import { usageError } from '../../core/errors.js';
+import { usageError } from '../../core/diagnostics/errors.js';
 import { defineCommand } from '../command.js';
 import { replayNotes, replayOptions } from '../replay-options.js';
 

@@ -1,14 +1,14 @@
-import { terminalSafe } from '../../core/terminal-safe.js';
+import { terminalSafe } from '../../core/text/terminal-safe.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
-import { loadConfig } from '../../core/config.js';
-import { usageError } from '../../core/errors.js';
-import { acceptPending, findPending, rejectPending, type PendingGolden } from '../../core/pending.js';
-import { unifiedDiff } from '../../replayer/compare.js';
+import { loadConfig } from '../../core/config/config.js';
+import { usageError } from '../../core/diagnostics/errors.js';
+import { acceptPending, findPending, rejectPending, type PendingGolden } from '../../core/golden/pending.js';
+import { unifiedDiff } from '../../replayer/protocol/compare.js';
 import { defineCommand, type CommandContext, type OptionSpecs } from '../command.js';
 import type { CliIO } from '../io.js';
-import { goldenPaths } from '../../core/golden-paths.js';
+import { goldenPaths } from '../../core/golden/paths.js';
 
 const options = {
   accept: { type: 'boolean', default: false, help: 'accept the pending goldens named (golden paths or folders), or "all"' },

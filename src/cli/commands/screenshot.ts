@@ -1,9 +1,9 @@
 import { relative } from 'node:path';
 import { defineCommand } from '../command.js';
-import { TapedeckError, usageError } from '../../core/errors.js';
-import { errorEnvelope, resultEnvelope } from '../../core/envelope.js';
-import { screenshotCast } from '../../render/screenshot-cast.js';
-import { screenshotFields } from '../../render/screenshot.js';
+import { TapedeckError, usageError } from '../../core/diagnostics/errors.js';
+import { errorEnvelope, resultEnvelope } from '../../core/diagnostics/envelope.js';
+import { screenshotCast } from '../../render/screenshot/cast.js';
+import { screenshotFields } from '../../render/screenshot/screenshot.js';
 import { profileNames } from '../../render/profiles.js';
 import { parsePosition } from './snapshot.js';
 

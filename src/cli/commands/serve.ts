@@ -1,4 +1,4 @@
-import { usageError } from '../../core/errors.js';
+import { usageError } from '../../core/diagnostics/errors.js';
 import { Readable, type Writable } from 'node:stream';
 import { parseIntOption } from '../args.js';
 import { defineCommand } from '../command.js';
@@ -49,7 +49,7 @@ unused (over HTTP and sockets: counted when it stops, on SIGINT/SIGTERM).`,
     if (transport !== 'stdio') {
       if (values.passthrough) throw usageError('serve: --passthrough works over stdio only');
       if (transport === 'unix' && values['auth-token'] !== undefined) throw usageError('serve: --auth-token applies to --transport http');
-      const [{ serveTransport }, { DEFAULT_BODY_LIMIT }] = await Promise.all([import('../../replayer/serve-transport.js'), import('../../core/http-wire.js')]);
+      const [{ serveTransport }, { DEFAULT_BODY_LIMIT }] = await Promise.all([import('../../replayer/serve/transport.js'), import('../../plumbing/net/http-wire.js')]);
       const result = await serveTransport(positionals[0], {
         transport,
         listen: listenAddress('serve', transport, values),
@@ -66,7 +66,7 @@ unused (over HTTP and sockets: counted when it stops, on SIGINT/SIGTERM).`,
     const given = (['listen', 'port', 'socket', 'auth-token', 'max-body'] as const).find((k) => values[k] !== undefined);
     if (given) throw usageError(`serve: --${given} applies to --transport http or unix`);
     const timeoutMs = parseIntOption('timeout-ms', values['timeout-ms'], 10_000, 1);
-    const { serveTape } = await import('../../replayer/serve.js');
+    const { serveTape } = await import('../../replayer/serve/serve.js');
     const result = await serveTape(positionals[0], {
       normaliser,
       allowUnused: values['allow-unused'],

@@ -1,7 +1,7 @@
 import { defineCommand } from '../command.js';
-import { usageError } from '../../core/errors.js';
-import { resultEnvelope } from '../../core/envelope.js';
-import { playCast, type CastPosition } from '../../session/cast-play.js';
+import { usageError } from '../../core/diagnostics/errors.js';
+import { resultEnvelope } from '../../core/diagnostics/envelope.js';
+import { playCast, type CastPosition } from '../../session/cast/play.js';
 
 
 export function parsePosition(at: string | undefined): CastPosition {

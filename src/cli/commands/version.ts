@@ -11,7 +11,7 @@ export function packageVersion(): string {
 export const PROTOCOL_VERSION = '1.0.0';
 /**
  * Static, as in seed 002 §20: the one backend screenshots are drawn with
- * (render/renderer.ts BROWSER_BACKEND, not imported: it loads Playwright; a test keeps them equal).
+ * (render/browser/renderer.ts BROWSER_BACKEND, not imported: it loads Playwright; a test keeps them equal).
  */
 export const RENDERER_BACKENDS = ['xterm-dom-chromium'];
 

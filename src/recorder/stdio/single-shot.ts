@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { PassThrough } from 'node:stream';
-import { TapedeckError } from '../../core/errors.js';
-import { killGroup } from '../../core/process-group.js';
-import { signalExitCode } from '../../core/process.js';
-import { redact } from '../../core/redact.js';
-import { TapeAppender } from '../tape-writer.js';
+import { TapedeckError } from '../../core/diagnostics/errors.js';
+import { killGroup } from '../../plumbing/process/group.js';
+import { signalExitCode } from '../../plumbing/process/exit.js';
+import { redact } from '../../core/text/redact.js';
+import { TapeAppender } from './tape-writer.js';
 
 /**
  * Seed 000's single-shot mode (`mty agent --single-shot < req.json`): the whole

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseUnifiedDiff } from '../../core/apply-fixes.js';
-import { resolveUpdatePolicy } from '../../core/ci.js';
-import type { DiagnosticEnvelope } from '../../core/envelope.js';
-import { ExitCode } from '../../core/exit-codes.js';
+import { parseUnifiedDiff } from '../../core/diagnostics/apply-fixes.js';
+import { resolveUpdatePolicy } from '../../core/config/ci.js';
+import type { DiagnosticEnvelope } from '../../core/diagnostics/envelope.js';
+import { ExitCode } from '../../core/diagnostics/exit-codes.js';
 import { packagePath } from '../../core/package-root.js';
 import { AGENT_PROTOCOL, RequestError, type AgentContext } from './wire.js';
 
@@ -55,7 +55,7 @@ const version: AgentOp = async (_req, ctx) => {
 
 const explain: AgentOp = async (req, ctx) => {
   const code = keys('explain', req).str('code', true)!;
-  const { codeInfo } = await import('../../core/codes.js');
+  const { codeInfo } = await import('../../core/diagnostics/codes.js');
   const info = codeInfo(code);
   if (!info) throw new RequestError(`unknown code: ${code} (tapedeck explain lists them)`);
   ctx.emit({ kind: 'result', op: 'explain', ok: true, code: info.code, title: info.title, text: info.explanation });
@@ -80,7 +80,7 @@ const replay: AgentOp = async (req, ctx) => {
   const [{ replayTapes }, { resolveReplaySettings }, { driftToEnvelope, withSource }, { projectTrust }] = await Promise.all([
     import('../replay-tapes.js'),
     import('../settings.js'),
-    import('../envelopes.js'),
+    import('../protocol/envelopes.js'),
     import('../tape-trust.js'),
   ]);
   const { config, masks, ...settings } = resolveReplaySettings({ cwd: ctx.cwd });
@@ -132,7 +132,7 @@ const fix: AgentOp = async (req, ctx) => {
   let applied = false;
   let content: string | undefined;
   if (write) {
-    const { applyEnvelopes } = await import('../../core/apply-fixes.js');
+    const { applyEnvelopes } = await import('../../core/diagnostics/apply-fixes.js');
     const [outcome] = applyEnvelopes([env], { alternative, threshold: 0 });
     if (!outcome.applied) throw new RequestError(`fix: not applied: ${outcome.reason}`, ExitCode.drift);
     applied = true;
@@ -156,7 +156,7 @@ const snapshot: AgentOp = async (req, ctx) => {
   const k = keys('snapshot', req);
   const path = k.str('path', true)!;
   const at = k.str('at');
-  const { playCast } = await import('../../session/cast-play.js');
+  const { playCast } = await import('../../session/cast/play.js');
   const position = at === undefined ? undefined : /^\d+(\.\d+)?$/.test(at) ? { seconds: Number(at) } : /^#\d+$/.test(at) ? { markerIndex: Number(at.slice(1)) } : { marker: at };
   const played = await playCast(resolve(ctx.cwd, path), position);
   try {
@@ -182,7 +182,7 @@ const review: AgentOp = async (req, ctx) => {
   };
   const accept = pick('accept');
   const reject = pick('reject');
-  const { findPending, acceptPending, rejectPending } = await import('../../core/pending.js');
+  const { findPending, acceptPending, rejectPending } = await import('../../core/golden/pending.js');
   const shown = (p: string) => (p.startsWith(`${ctx.cwd}/`) ? p.slice(ctx.cwd.length + 1) : p);
   const pending = findPending([root]).map((p) => {
     const action = accept?.(p.golden) ? 'accepted' : reject?.(p.golden) ? 'rejected' : 'pending';

@@ -1,8 +1,8 @@
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import type { Server } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
-import { type Endpoint, describeEndpoint, listenTcp, listenUnix } from '../../core/endpoint.js';
-import { LineSplitter } from '../../core/lines.js';
+import { type Endpoint, describeEndpoint, listenTcp, listenUnix } from '../../plumbing/net/endpoint.js';
+import { LineSplitter } from '../../core/text/lines.js';
 import { AgentSession } from './session.js';
 import { AGENT_PROTOCOL, type AgentMessage } from './wire.js';
 import { tapedeckVersion } from './ops.js';

@@ -1,5 +1,5 @@
-import { TapedeckError } from '../../core/errors.js';
-import { ExitCode } from '../../core/exit-codes.js';
+import { TapedeckError } from '../../core/diagnostics/errors.js';
+import { ExitCode } from '../../core/diagnostics/exit-codes.js';
 import { OPS, type AgentOp } from './ops.js';
 import { type AgentState, type Emit, RequestError } from './wire.js';
 

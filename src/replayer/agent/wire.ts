@@ -1,5 +1,5 @@
-import type { DiagnosticEnvelope } from '../../core/envelope.js';
-import { ExitCode } from '../../core/exit-codes.js';
+import type { DiagnosticEnvelope } from '../../core/diagnostics/envelope.js';
+import { ExitCode } from '../../core/diagnostics/exit-codes.js';
 
 /** The shapes `tapedeck agent` speaks (seed 000's wire format), shared by the session and its ops. */
 export type AgentMessage = Record<string, unknown> & { kind: string };

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { TapedeckError, ioError } from '../../core/errors.js';
-import { numberedLinesOf } from '../../core/lines.js';
-import { checkWireNote, type WireNote } from '../wire.js';
+import { TapedeckError, ioError } from '../../core/diagnostics/errors.js';
+import { numberedLinesOf } from '../../core/text/lines.js';
+import { checkWireNote, type WireNote } from './wire.js';
 
 /**
  * The notes file beside a protocol tape (`<tape>.notes`): what tapedeck needs

@@ -3,12 +3,12 @@ import { resolve } from 'node:path';
 import { intOption, list, str, type ParsedArgs } from '../argv.js';
 import type { CommandDef } from '../command.js';
 import type { AgentContext } from '../config.js';
-import { AgentError } from '../errors.js';
-import { newId } from '../ids.js';
-import { writeManifest, type SessionRecord } from '../manifest.js';
-import { privateDir, sessionPaths, sessionsDir, socketPathFor } from '../paths.js';
-import { startHost } from '../spawn-host.js';
-import { displayCommand } from '../../../tape/asciicast-write.js';
+import { AgentError } from '../../../agent-tty/errors.js';
+import { newId } from '../../../agent-tty/ids.js';
+import { writeManifest, type SessionRecord } from '../../../agent-tty/manifest.js';
+import { privateDir, sessionPaths, sessionsDir, socketPathFor } from '../../../agent-tty/paths.js';
+import { startHost } from '../../../agent-tty/client/spawn-host.js';
+import { displayCommand } from '../../../tape/asciicast/write.js';
 
 const DEFAULT_START_TIMEOUT_MS = 15_000;
 

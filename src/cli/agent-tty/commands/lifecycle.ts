@@ -4,12 +4,12 @@ import { connect } from 'node:net';
 import { flag, sessionArg, str, type ParsedArgs } from '../argv.js';
 import type { CommandDef } from '../command.js';
 import type { AgentContext } from '../config.js';
-import { AgentError } from '../errors.js';
-import { isTerminal, listSessionIds, readManifest, updateManifest } from '../manifest.js';
-import { checkSessionId, fallbackSocketDir, sessionPaths } from '../paths.js';
-import { childStillOurs, hostAlive, processAlive, reconcile } from '../reconcile.js';
-import { callHost } from '../session-access.js';
-import { killGroup } from '../../../core/process-group.js';
+import { AgentError } from '../../../agent-tty/errors.js';
+import { isTerminal, listSessionIds, readManifest, updateManifest } from '../../../agent-tty/manifest.js';
+import { checkSessionId, fallbackSocketDir, sessionPaths } from '../../../agent-tty/paths.js';
+import { childStillOurs, hostAlive, processAlive, reconcile } from '../../../agent-tty/client/reconcile.js';
+import { callHost } from '../../../agent-tty/client/session-access.js';
+import { killGroup } from '../../../plumbing/process/group.js';
 
 export const destroy: CommandDef = {
   name: 'destroy',

@@ -1,0 +1,171 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Node as JsonNode, ParseError } from 'jsonc-parser';
+import { lazyPackage } from '../lazy-package.js';
+
+// Loaded only when a config file exists.
+const jsonc = lazyPackage<typeof import('jsonc-parser')>('jsonc-parser');
+import { TapedeckError } from '../diagnostics/errors.js';
+import { compileRegex, parseFilter, validateJsonPath, type ScopedRules, type TextFilter } from '../text/normalise.js';
+import { parseBoundary, type Boundary } from '../framing/boundary.js';
+import { parseMaskRect, type MaskRect } from '../text/mask.js';
+
+/**
+ * tapedeck.config.json: the normalisers and defaults a project declares once
+ * instead of repeating flags. Flags add to (ignore, filter) or override
+ * (timeoutMs, boundary) what the file says.
+ */
+export interface TapedeckConfig {
+  path?: string;
+  ignore: string[];
+  filters: TextFilter[];
+  timeoutMs?: number;
+  boundary?: Boundary;
+  goldens?: string;
+  /** Volatile screen regions for terminal replay: regexes over each line, or cell rectangles. */
+  masks: (RegExp | MaskRect)[];
+  /** Normalisers for some requests only: {"method"|"tool"|"op": ..., "ignore": [...], "filter": [...]}. */
+  scoped: ScopedRules[];
+  ignoreKeyOrder?: boolean;
+  /** The most bytes one response may have before it is drift (default 64 MiB). */
+  maxResponseBytes?: number;
+}
+
+export const CONFIG_FILE = 'tapedeck.config.json';
+/** Node's timers overflow above this. */
+const MAX_TIMEOUT_MS = 2_147_483_647;
+
+export function loadConfig(explicitPath?: string, cwd = process.cwd()): TapedeckConfig {
+  const path = explicitPath ? resolve(cwd, explicitPath) : resolve(cwd, CONFIG_FILE);
+  if (!explicitPath && !existsSync(path)) return { ignore: [], filters: [], masks: [], scoped: [] };
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new TapedeckError('CONFIG', `cannot read the config file: ${(err as Error).message}`, { location: { file: path } });
+  }
+  const shown = explicitPath ?? CONFIG_FILE;
+  const lineOf = (offset: number) => text.slice(0, offset).split('\n').length;
+  const fail = (node: JsonNode | undefined, message: string): never => {
+    throw new TapedeckError('CONFIG', message, { location: { file: shown, line: node ? lineOf(node.offset) : 1 } });
+  };
+  const errors: ParseError[] = [];
+  const tree = jsonc().parseTree(text, errors, { allowTrailingComma: false, disallowComments: true });
+  if (errors.length > 0) fail({ offset: errors[0].offset } as JsonNode, `invalid JSON: ${jsonc().printParseErrorCode(errors[0].error)}`);
+  if (!tree || tree.type !== 'object') return fail(tree, 'the config must be a JSON object');
+
+  const config: TapedeckConfig = { path, ignore: [], filters: [], masks: [], scoped: [] };
+  const known = new Set(['ignore', 'filter', 'timeoutMs', 'boundary', 'goldens', 'mask', 'scoped', 'ignoreKeyOrder', 'maxResponseBytes']);
+  for (const prop of tree.children ?? []) {
+    const key = prop.children?.[0]?.value as string;
+    if (!known.has(key)) fail(prop, `unknown key ${JSON.stringify(key)} (known: ${[...known].join(', ')})`);
+  }
+  const readIgnore = (ignore: JsonNode | undefined, into: string[]) => {
+    if (!ignore) return;
+    if (ignore.type !== 'array') fail(ignore, '"ignore" must be an array of JSONPath strings');
+    for (const item of ignore.children ?? []) {
+      if (item.type !== 'string') fail(item, '"ignore" entries must be strings');
+      try {
+        into.push(validateJsonPath(item.value as string));
+      } catch (err) {
+        fail(item, (err as Error).message.replace('--ignore', '"ignore"'));
+      }
+    }
+  };
+  const readFilters = (filter: JsonNode | undefined, into: TextFilter[]) => {
+    if (!filter) return;
+    if (filter.type !== 'array') fail(filter, '"filter" must be an array of "REGEX=REPLACEMENT" strings or {"pattern","replacement"} objects');
+    for (const item of filter.children ?? []) {
+      try {
+        if (item.type === 'string') into.push(parseFilter(item.value as string));
+        else if (item.type === 'object') {
+          const pattern = jsonc().findNodeAtLocation(item, ['pattern'])?.value;
+          const replacement = jsonc().findNodeAtLocation(item, ['replacement'])?.value ?? '';
+          if (typeof pattern !== 'string' || typeof replacement !== 'string') fail(item, 'a "filter" object needs string "pattern" and "replacement"');
+          into.push({ pattern: compileRegex(pattern as string, '"filter"'), replacement: replacement as string, source: pattern as string });
+        } else fail(item, '"filter" entries must be strings or objects');
+      } catch (err) {
+        if (err instanceof TapedeckError && err.location) throw err;
+        fail(item, (err as Error).message);
+      }
+    }
+  };
+  readIgnore(jsonc().findNodeAtLocation(tree, ['ignore']), config.ignore);
+  readFilters(jsonc().findNodeAtLocation(tree, ['filter']), config.filters);
+  const scoped = jsonc().findNodeAtLocation(tree, ['scoped']);
+  if (scoped) {
+    if (scoped.type !== 'array') fail(scoped, '"scoped" must be an array of {"method"|"tool"|"op", "ignore", "filter", "ignoreKeyOrder"} objects');
+    for (const item of scoped.children ?? []) {
+      if (item.type !== 'object') fail(item, '"scoped" entries must be objects');
+      const rule: ScopedRules = { scope: {}, ignore: [], filters: [] };
+      for (const prop of item.children ?? []) {
+        const [k, v] = prop.children ?? [];
+        const key = String(k?.value);
+        if (key === 'method' || key === 'tool' || key === 'op') {
+          if (v?.type !== 'string') fail(prop, `"scoped": "${key}" must be a string`);
+          rule.scope[key] = v!.value as string;
+        } else if (key === 'ignore') readIgnore(v, rule.ignore as string[]);
+        else if (key === 'filter') readFilters(v, rule.filters as TextFilter[]);
+        else if (key === 'ignoreKeyOrder') rule.ignoreKeyOrder = v?.value === true;
+        else fail(prop, `"scoped": unknown key ${JSON.stringify(key)} (known: method, tool, op, ignore, filter, ignoreKeyOrder)`);
+      }
+      if (Object.keys(rule.scope).length === 0) fail(item, '"scoped" entries need "method", "tool" or "op" to say where they apply');
+      config.scoped.push(rule);
+    }
+  }
+  const keyOrder = jsonc().findNodeAtLocation(tree, ['ignoreKeyOrder']);
+  if (keyOrder) {
+    if (keyOrder.type !== 'boolean') fail(keyOrder, '"ignoreKeyOrder" must be true or false');
+    config.ignoreKeyOrder = keyOrder.value as boolean;
+  }
+  const maxBytes = jsonc().findNodeAtLocation(tree, ['maxResponseBytes']);
+  if (maxBytes) {
+    if (maxBytes.type !== 'number' || !Number.isInteger(maxBytes.value) || maxBytes.value < 1) fail(maxBytes, '"maxResponseBytes" must be a whole number of bytes, at least 1');
+    config.maxResponseBytes = maxBytes.value as number;
+  }
+  const timeout = jsonc().findNodeAtLocation(tree, ['timeoutMs']);
+  if (timeout) {
+    if (timeout.type !== 'number' || !Number.isInteger(timeout.value) || timeout.value <= 0 || timeout.value > MAX_TIMEOUT_MS) {
+      fail(timeout, `"timeoutMs" must be a whole number from 1 to ${MAX_TIMEOUT_MS}`);
+    }
+    config.timeoutMs = timeout.value as number;
+  }
+  const boundary = jsonc().findNodeAtLocation(tree, ['boundary']);
+  if (boundary) {
+    try {
+      config.boundary = parseBoundary(String(boundary.value));
+    } catch (err) {
+      fail(boundary, (err as Error).message.replace('--boundary', '"boundary"'));
+    }
+  }
+  const goldens = jsonc().findNodeAtLocation(tree, ['goldens']);
+  if (goldens) {
+    if (goldens.type !== 'string') fail(goldens, '"goldens" must be a directory path');
+    config.goldens = goldens.value as string;
+  }
+  const mask = jsonc().findNodeAtLocation(tree, ['mask']);
+  if (mask) {
+    if (mask.type !== 'array') fail(mask, '"mask" must be an array of regex strings or {"row","col","width","height"} objects');
+    for (const item of mask.children ?? []) {
+      try {
+        if (item.type === 'string') config.masks.push(compileRegex(item.value as string, '"mask"'));
+        else if (item.type === 'object') config.masks.push(parseMaskRect(objectValue(item), '"mask"'));
+        else fail(item, '"mask" entries must be regex strings or {"row","col","width","height"} objects');
+      } catch (err) {
+        if (err instanceof TapedeckError && err.location) throw err;
+        fail(item, (err as Error).message);
+      }
+    }
+  }
+  return config;
+}
+
+/** The plain value of a JSON object node (numbers, strings, booleans). */
+function objectValue(node: JsonNode): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const prop of node.children ?? []) {
+    const [key, value] = prop.children ?? [];
+    if (key && value) out[String(key.value)] = value.value;
+  }
+  return out;
+}

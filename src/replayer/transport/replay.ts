@@ -162,6 +162,7 @@ export async function replayOverTransport(source: ProtocolTape | PreparedTape | 
     rewriteTape(tape, replacements, pendingPath);
   } else if (options.writePending && drifts.length === 0) {
     rmSync(`${tape.path}.new`, { force: true });
+    rmSync(`${notesPath(tape.path)}.new`, { force: true }); // a candidate for a pair kept in the notes
   }
   const serverExit = server?.exit ? { code: server.exit.code, signal: server.exit.signal } : undefined;
   return { tape: tape.path, pairCount: pairs.length, pairs, drifts, updatedPairs, pendingPath, serverExit, durationMs: performance.now() - started };

@@ -85,7 +85,8 @@ const replay: AgentOp = async (req, ctx) => {
   ]);
   const { config, masks, ...settings } = resolveReplaySettings({ cwd: ctx.cwd });
   const writePending = !update && resolveUpdatePolicy(undefined, ctx.env).mode !== 'none';
-  const result = await replayTapes(paths, {
+  // Tapes are found from the agent's directory; envelopes name them as the request did (relative to it).
+  const result = await replayTapes(paths.map((p) => resolve(ctx.cwd, p)), {
     command,
     protocol: { ...settings, update, writePending, singleShot: k.bool('single_shot'), env: ctx.env, cwd: ctx.cwd },
     transport: transport === undefined ? { transport: 'auto' } : transport === 'stdio' ? undefined : { transport },
@@ -97,7 +98,7 @@ const replay: AgentOp = async (req, ctx) => {
   const envelopes: DiagnosticEnvelope[] = [];
   for (const tape of result.tapes) {
     for (const d of tape.drifts) {
-      const env = driftToEnvelope(d);
+      const env = driftToEnvelope({ ...d, tape: shown(d.tape, ctx.cwd), ...(d.file ? { file: shown(d.file, ctx.cwd) } : {}) });
       envelopes.push(includeSource ? withSource(env, files, (f) => readFileSync(resolve(ctx.cwd, f), 'utf8')) : env);
     }
   }
@@ -133,7 +134,10 @@ const fix: AgentOp = async (req, ctx) => {
   let content: string | undefined;
   if (write) {
     const { applyEnvelopes } = await import('../../core/diagnostics/apply-fixes.js');
-    const [outcome] = applyEnvelopes([env], { alternative, threshold: 0 });
+    // Applied where the agent runs: the envelope's paths are relative to its directory.
+    const abs = (d: string) => d.replace(/^(---|\+\+\+) ([ab]\/)?(.*)$/gm, (_m, side: string, ab: string | undefined, f: string) => `${side} ${ab ?? ''}${resolve(ctx.cwd, f)}`);
+    const located = { ...env, span: { ...env.span, file }, fix: { ...env.fix!, alternatives: env.fix!.alternatives.map((a) => ({ ...a, diff: abs(a.diff) })) } };
+    const [outcome] = applyEnvelopes([located], { alternative, threshold: 0 });
     if (!outcome.applied) throw new RequestError(`fix: not applied: ${outcome.reason}`, ExitCode.drift);
     applied = true;
     content = readFileSync(file, 'utf8');
@@ -142,6 +146,11 @@ const fix: AgentOp = async (req, ctx) => {
   ctx.emit({ kind: 'result', op: 'fix', ok: true, applied, diff_len: alt.diff.length });
   return 0;
 };
+
+/** A path under the agent's directory as relative to it (as a client names it), else as it is. */
+function shown(path: string, cwd: string): string {
+  return path.startsWith(`${cwd}/`) ? path.slice(cwd.length + 1) : path;
+}
 
 /** The file with a diff's hunks spliced in, highest first (the preview of what `write` would do). */
 function spliced(text: string, diff: string): string {

@@ -53,6 +53,8 @@ export interface PreparedTape {
   usesTmpdir: boolean;
   /** The names of the tape's secret placeholders, for redacting what is shown or written. */
   secrets: string[];
+  /** The tape's notes say it was recorded single-shot (one request, stdin closed), or a request spans lines. */
+  singleShot: boolean;
 }
 
 export const TMPDIR_PLACEHOLDER = '{{tapedeck.tmpdir}}';
@@ -92,11 +94,12 @@ export async function prepareProtocolTape(tapeOrPath: ProtocolTape | string, opt
     tape,
     count: store.count,
     at,
-    sessions: splitSessions(store.count, seen.halts, options.singleShot ?? false),
+    sessions: splitSessions(store.count, seen.halts, options.singleShot || seen.singleShot),
     serverRequests: indexServerRequests(seen.answers, seen.carriesMethod),
     cancelled: cancelledPairs(seen.cancels, at),
     usesTmpdir: seen.usesTmpdir,
     secrets: [...seen.secrets],
+    singleShot: (options.singleShot ?? false) || seen.singleShot,
   };
 }
 
@@ -116,6 +119,7 @@ class PairFacts {
   readonly cancels: Array<[number, string]> = [];
   readonly secrets = new Set<string>();
   usesTmpdir = false;
+  singleShot = false;
   error?: unknown;
 
   constructor(
@@ -137,7 +141,11 @@ class PairFacts {
     if (expected !== pair.response) this.expected.set(i, expected);
     const n = this.normaliser.forRequest(pair.request);
     if (n !== this.normaliser) this.normalisers.set(i, n);
+    // A new session after a halt, and where the notes say a recording run (ended at end of input) was appended.
+    if (pair.runStart && i > 0 && this.halts[this.halts.length - 1] !== i - 1) this.halts.push(i - 1);
     if (isHalt(send)) this.halts.push(i);
+    // A single-shot recording (noted), or a request over several lines (only single-shot sends one).
+    if (pair.singleShot || (pair.request.includes('\n') && !pair.inNotes)) this.singleShot = true;
     // Only a client answer (a response: "result" or "error") is indexed; an escaped key could spell either.
     if (send.includes('"id"') && (send.includes('"result"') || send.includes('"error"') || send.includes('\\u'))) this.answers.push([i, send]);
     if (expected.includes('"method"')) this.carriesMethod.push([i, expected]);
@@ -154,8 +162,10 @@ const SECRET = '{{tapedeck.env.';
 
 /**
  * Session boundaries: seed 000's recorder appends each run of the server to
- * the same tape, and a run ends with `{"op":"halt"}`; so a new session (a fresh
- * server) starts after every halt pair. Single-shot tapes: one pair per session.
+ * the same tape, and a run ends with `{"op":"halt"}` or at end of input; so a
+ * new session (a fresh server) starts after every halt pair and where the
+ * tape's notes say a run was appended (passed in `halts` as the pair before).
+ * Single-shot tapes: one pair per session.
  */
 export function splitSessions(count: number, halts: readonly number[], singleShot: boolean): number[][] {
   const sessions: number[][] = [];

@@ -16,7 +16,8 @@ export const replayOptions = {
   url: { type: 'string', arg: 'URL', help: 'replay over HTTP against a running server instead (http://HOST:PORT)' },
   socket: { type: 'string', arg: 'PATH', path: true, help: 'replay over a Unix socket against a running server instead' },
   'auth-token': { type: 'string', arg: 'T', help: 'bearer token for pairs recorded with one' },
-  boundary: { type: 'string', arg: 'RULE', help: 'auto (default), done, jsonrpc, idle:MS' },
+  boundary: { type: 'string', arg: 'RULE', help: 'auto (default), done, jsonrpc, idle:MS, id:PATH' },
+  'pair-by': { type: 'string', arg: 'PATH', help: 'plain NDJSON paired by an id at PATH (e.g. id), as recorded with --pair-by (--boundary id:PATH)' },
   'timeout-ms': { type: 'string', arg: 'N', help: 'a response not complete after N ms is drift (default 10000)' },
   ...normaliserOptionSpec,
   'max-response-bytes': { type: 'string', arg: 'N', help: 'a response larger than N bytes is drift TD1006 (default 67108864, 64 MiB)' },
@@ -42,6 +43,7 @@ export const replayOptions = {
   shard: { type: 'string', arg: 'i/n', help: 'replay only shard i of n of the sorted tapes' },
   json: { type: 'boolean', default: false, help: 'one seed-001 drift envelope per drift on stdout (nothing else), and a {"kind":"summary",...} line on stderr' },
   'json-summary': { type: 'boolean', default: false, help: 'with --json: the summary line last on stdout instead' },
+  'include-source': { type: 'boolean', default: false, help: "with --json: each envelope's source window (seed 001: the tape line with one line each side)" },
   report: { type: 'string', arg: 'FILE', path: true, help: 'write a self-contained HTML report of the run (drifts, screens, players)' },
   reporter: {
     type: 'string',

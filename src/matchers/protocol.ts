@@ -77,7 +77,7 @@ export async function toReplayCleanly(this: State, received: unknown, command?: 
   const base = { command, update: policy.mode === 'all', writePending: policy.mode === 'new', ...settings(opts) };
   // Read once: the first pair says the transport it was recorded on (unless options.transport says otherwise).
   const prepared = await prepareProtocolTape(tape, base);
-  const recordedOn = wireOf(prepared.count > 0 ? prepared.at(0).pair.raw : '')?.transport;
+  const recordedOn = (prepared.count > 0 ? wireOf(prepared.at(0).pair) : undefined)?.transport;
   const target = opts.transport ?? (recordedOn ? { transport: recordedOn } : undefined);
   const result = target ? await (await import('../replayer/transport/replay.js')).replayOverTransport(prepared, { ...base, target }) : await replayProtocolTape(prepared, base);
   recordGolden({ status: result.updatedPairs > 0 ? 'updated' : result.pendingPath ? 'mismatch' : 'matched', artifacts: result.pendingPath ? [result.pendingPath] : [] }, tape);

@@ -70,7 +70,7 @@ describe('tapedeck.config.ts', () => {
   beforeAll(() => {
     p = vitestProject(
       {
-        'tapedeck.config.ts': `import { defineConfig } from 'tapedeck';
+        'tapedeck.config.ts': `import { defineConfig } from 'tapedeck/config';
 const clock: RegExp = /\\d\\d:\\d\\d:\\d\\d\\.\\d+/;
 export default defineConfig({
   goldens: 'shots',
@@ -111,7 +111,7 @@ test('short wait', async () => {
     p.write('shots/a.txt.new', 'candidate\n');
     const review = await tapedeck(['review', '--json'], { cwd: p.dir });
     expect(JSON.parse(review.stdout).result.pending.map((x: { golden: string }) => x.golden)).toEqual(['shots/a.txt']);
-    p.write('tapedeck.config.ts', "import { defineConfig } from 'tapedeck';\nexport default { matchers: { toMatchScren: {} } };\n");
+    p.write('tapedeck.config.ts', "import { defineConfig } from 'tapedeck/config';\nexport default { matchers: { toMatchScren: {} } };\n");
     const bad = await tapedeck(['replay', 'echo.ndjson', '--', 'node', SERVER], { cwd: p.dir });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('tapedeck.config.ts');

@@ -17,7 +17,7 @@ interface TypeScriptLike {
  * Reads tapedeck.config.ts (or .mts/.js/.mjs) synchronously, as the JSON form
  * is read: the project's own `typescript` package transpiles it to CommonJS
  * (a TypeScript project has it; nothing is installed for it), and
- * `import { defineConfig } from 'tapedeck'` resolves to tapedeck's own. The
+ * `import { defineConfig } from 'tapedeck/config'` resolves to tapedeck's own. The
  * default export is returned as the JSON text the JSON form would be, so both
  * go through one validation. RegExps become their source.
  */

@@ -97,7 +97,7 @@ test('short wait', async () => {
   });
   afterAll(() => p.remove());
 
-  test('the matchers take its per-matcher defaults: a masked clock matches run after run, a wait ends at its timeout', async () => {
+  test('the matchers take its per-matcher defaults: a masked clock matches run after run, a wait ends at its timeout', { timeout: 180_000 }, async () => {
     for (let run = 0; run < 2; run++) {
       const r = await p.vitest([]);
       const byName = Object.fromEntries(r.assertions.map((a) => [a.fullName, a]));

@@ -156,6 +156,11 @@ describe('tapedeck export --format gif', () => {
     expect(JSON.parse(r.stdout).result.quantisedFrames).toBe(1);
     const gif = decode(out);
     expect(Buffer.from(gif.frames[1].pixels).equals(Buffer.from(await screenshotAt(cast, 0.1)))).toBe(true);
+    // The gradient's frame is approximate (300 colours); the one a slot later sets every pixel right.
+    expect(gif.frames.map((f) => f.start)).toEqual([0, 0.1, 0.5, 0.6]);
+    const end = await screenshotAt(cast, 0.5);
+    expect(Buffer.from(gif.frames[2].pixels).equals(Buffer.from(end))).toBe(false);
+    expect(Buffer.from(gif.frames[3].pixels).equals(Buffer.from(end))).toBe(true);
   });
 
   it('bad input: an empty file, a header-only cast, a missing marker, bad flags, an unwritable path (exit 2, nothing left)', async () => {

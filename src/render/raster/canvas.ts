@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { TapedeckError } from '../../core/errors.js';
+import { TapedeckError } from '../../core/diagnostics/errors.js';
 
 type CanvasModule = typeof import('@napi-rs/canvas');
 

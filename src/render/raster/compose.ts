@@ -1,7 +1,7 @@
-import type { CellColor, ScreenSnapshot, SnapshotCell } from '../../session/screen.js';
-import { paletteRgb } from '../../session/screen-colors.js';
+import type { CellColor, ScreenSnapshot, SnapshotCell } from '../../session/screen/screen.js';
+import { paletteRgb } from '../../session/screen/colors.js';
 import type { RenderProfile } from '../profiles.js';
-import { MASK_RGB } from '../renderer-repaint.js';
+import { MASK_RGB } from '../browser/repaint.js';
 import { overlineMask, strikeMask, underlineMask, type UnderlineStyle } from './decorations.js';
 import type { CellMetrics, GlyphCache, Mask } from './glyphs.js';
 
@@ -31,15 +31,20 @@ export interface Frame {
 }
 
 const MAX_TILES = 4096;
-const tiles = new Map<string, Uint32Array>();
+/** Undecorated cells: per glyph mask, keyed by the two colours as one number (24 bits each). */
+let plainTiles = new WeakMap<Mask, Map<number, Uint32Array>>();
+/** Cells with lines (underline, strike-through, overline), keyed by a string of everything that draws. */
+const decoratedTiles = new Map<string, Uint32Array>();
+let tileCount = 0;
 
-export function compose(input: ComposeInput): Frame {
+/** Into `into` when it is big enough (the PNG path reuses one buffer), else into fresh memory. */
+export function compose(input: ComposeInput, into?: Uint8Array): Frame {
   const { snap, profile, metrics: m, glyphs, masked } = input;
   const pad = profile.padding;
   const width = snap.cols * m.width + 2 * pad;
   const height = snap.rows * m.height + 2 * pad;
-  const data = new Uint8Array(width * height * 4);
-  const d32 = new Uint32Array(data.buffer);
+  const data = into && into.length >= width * height * 4 ? into.subarray(0, width * height * 4) : new Uint8Array(width * height * 4);
+  const d32 = new Uint32Array(data.buffer, data.byteOffset, width * height);
   const palette = paletteOf(profile);
   const defaultBg = palette.background;
   d32.fill(defaultBg);
@@ -48,6 +53,7 @@ export function compose(input: ComposeInput): Frame {
   for (let r = 0; r < snap.rows; r++) {
     const row = cells[r];
     if (!row) continue;
+    let joinedUntil = 0; // cells drawn as part of the ZWJ sequence begun before them
     for (let c = 0; c < snap.cols; c++) {
       const cell = row[c];
       if (!cell || cell.width === 0) continue;
@@ -63,7 +69,12 @@ export function compose(input: ComposeInput): Frame {
       if (blockCursor) [fg, bg] = [palette.cursorAccent, palette.cursor];
       const ul: UnderlineStyle | null = cell.underline ? (cell.underlineStyle ?? 'single') : null;
       const drawsInk = !cell.invisible;
-      const text = cell.char;
+      let text = c < joinedUntil ? '' : cell.char;
+      if (text.endsWith('\u200d')) {
+        const [joined, until] = joinSequence(row, c + span, text);
+        // Joined only when one font has the whole sequence (its ligature); else each cell draws its own, as a browser falls back per character.
+        if (glyphs.hasWhole(joined, cell.bold, cell.italic)) [text, joinedUntil] = [joined, until];
+      }
       const glyph = drawsInk && text !== '' && text !== ' ' ? glyphs.get(text, cell.bold, cell.italic, span) : null;
       const decorated = drawsInk && (ul !== null || cell.strikethrough || cell.overline);
       if (!glyph && !decorated) {
@@ -71,12 +82,25 @@ export function compose(input: ComposeInput): Frame {
         continue;
       }
       const ulColour = ul && cell.underlineColor && cell.underlineColor.kind !== 'default' && !blockCursor ? dimmed(cell, colourOf(cell.underlineColor, palette, false, 'fg'), bg) : fg;
-      const key = `${text}\u0000${span}${cell.bold ? 1 : 0}${cell.italic ? 1 : 0}${ul ?? '-'}${cell.strikethrough ? 1 : 0}${cell.overline ? 1 : 0}|${fg}|${bg}|${ulColour}`;
-      let tile = tiles.get(key);
-      if (!tile) {
-        tile = paintTile(span * m.width, m.height, fg, bg, glyph, ul, ulColour, cell, span, m);
-        if (tiles.size >= MAX_TILES) tiles.clear();
-        tiles.set(key, tile);
+      let tile: Uint32Array | undefined;
+      if (!decorated && glyph) {
+        let byColour = plainTiles.get(glyph);
+        if (!byColour) plainTiles.set(glyph, (byColour = new Map()));
+        const key = (fg & 0xffffff) * 0x1000000 + (bg & 0xffffff);
+        tile = byColour.get(key);
+        if (!tile) {
+          tile = paintTile(span * m.width, m.height, fg, bg, glyph, ul, ulColour, cell, span, m);
+          byColour.set(key, tile);
+          countTile();
+        }
+      } else {
+        const key = `${text}\u0000${span}${cell.bold ? 1 : 0}${cell.italic ? 1 : 0}${ul ?? '-'}${cell.strikethrough ? 1 : 0}${cell.overline ? 1 : 0}|${fg}|${bg}|${ulColour}|${m.width}x${m.height}`;
+        tile = decoratedTiles.get(key);
+        if (!tile) {
+          tile = paintTile(span * m.width, m.height, fg, bg, glyph, ul, ulColour, cell, span, m);
+          decoratedTiles.set(key, tile);
+          countTile();
+        }
       }
       blit(d32, width, x, y, tile, span * m.width, m.height);
     }
@@ -88,6 +112,28 @@ export function compose(input: ComposeInput): Frame {
     else fillRect(d32, width, x, y + m.height - 1, m.width * Math.max(1, cells[cur.row]?.[cur.col]?.width ?? 1), 1, palette.cursor);
   }
   return { width, height, data };
+}
+
+/**
+ * A cell ending in a zero-width joiner and the cells after it are one emoji
+ * sequence (👨‍💻 is two cells of the grid): drawn as one text in the first
+ * cell, as the browser shapes the run, the others keep their background only.
+ */
+function joinSequence(row: SnapshotCell[], from: number, text: string): [string, number] {
+  let k = from;
+  while (text.endsWith('\u200d') && k < row.length && row[k] && row[k].width > 0 && row[k].char && text.length < 64) {
+    text += row[k].char;
+    k += row[k].width;
+  }
+  return [text, k];
+}
+
+/** Past MAX_TILES every tile is dropped (a screen of a different colour per cell cannot grow memory). */
+function countTile(): void {
+  if (++tileCount <= MAX_TILES) return;
+  plainTiles = new WeakMap();
+  decoratedTiles.clear();
+  tileCount = 0;
 }
 
 function paintTile(w: number, h: number, fg: number, bg: number, glyph: Mask | null, ul: UnderlineStyle | null, ulColour: number, cell: SnapshotCell, span: number, m: CellMetrics): Uint32Array {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { TapedeckError } from '../../core/errors.js';
-import { FONT_PACKAGES, packageDir, packageVersion } from '../renderer-fonts.js';
+import { TapedeckError } from '../../core/diagnostics/errors.js';
+import { FONT_PACKAGES, packageDir, packageVersion } from '../browser/fonts.js';
 import { canvasModule } from './canvas.js';
 import { covers, readFontFacts, type FontFacts } from './sfnt.js';
 
@@ -48,6 +48,24 @@ export function faceFor(cp: number, bold: boolean, italic: boolean): Face | null
     if (face && covers(face.facts.ranges, cp)) return italic ? { ...face, synthItalic: true } : face;
   }
   return null;
+}
+
+/**
+ * The face for a whole grapheme or ZWJ sequence: the base's style of DejaVu
+ * when it has every code point, else the first Noto slice that has them all
+ * (so its ligature is drawn, as a browser shapes the run), else the base's face.
+ */
+export function faceForAll(cps: number[], bold: boolean, italic: boolean): Face | null {
+  const base = cps[0];
+  const m = monoFace(bold, italic);
+  if (cps.every((cp) => covers(m.facts.ranges, cp))) return m;
+  if (!covers(m.facts.ranges, base)) {
+    for (const index of slicesFor(base)) {
+      const face = sliceFace(index);
+      if (face && cps.every((cp) => covers(face.facts.ranges, cp))) return italic ? { ...face, synthItalic: true } : face;
+    }
+  }
+  return faceFor(base, bold, italic);
 }
 
 /** The package versions the pixels depend on (for the PNG stamp). */

@@ -1,4 +1,4 @@
-import type { Mask } from './glyphs.js';
+import type { Mask } from './types.js';
 
 /**
  * Characters drawn from geometry instead of a font, so that neighbouring cells
@@ -6,9 +6,22 @@ import type { Mask } from './glyphs.js';
  * block elements (U+2580–259F), braille (U+2800–28FF) and the Powerline
  * separators (U+E0B0–E0BF, which no pinned font has). undefined: not one of them.
  */
-export function geometricMask(cp: number, width: number, height: number, bold: boolean): Mask | null | undefined {
+/**
+ * The cross-sections of the font's own line characters (─ ━ ═ across, │ ┃ ║
+ * along), one coverage value per pixel: lines are drawn with the font's
+ * thickness and position (as a browser draws them with the font), extended
+ * geometrically so that every arm reaches its neighbour.
+ */
+export interface Strokes {
+  /** Per weight 1 light, 2 heavy, 3 double: coverage by row of a horizontal line. */
+  across: Record<1 | 2 | 3, Uint8Array>;
+  /** Coverage by column of a vertical line. */
+  along: Record<1 | 2 | 3, Uint8Array>;
+}
+
+export function geometricMask(cp: number, width: number, height: number, bold: boolean, strokes: () => Strokes): Mask | null | undefined {
   const m = new Canvas(width, height);
-  if (cp >= 0x2500 && cp <= 0x257f) boxDrawing(m, cp, bold);
+  if (cp >= 0x2500 && cp <= 0x257f) boxDrawing(m, cp, bold, strokes());
   else if (cp >= 0x2580 && cp <= 0x259f) block(m, cp);
   else if (cp >= 0x2800 && cp <= 0x28ff) braille(m, cp - 0x2800);
   else if (cp >= 0xe0b0 && cp <= 0xe0bf) powerline(m, cp);
@@ -54,54 +67,58 @@ const BOX = (
   'a x x x 0001 1000 0100 0010 0002 2000 0200 0020 0201 1020 0102 2010'
 ).split(' ');
 
-function boxDrawing(m: Canvas, cp: number, bold: boolean): void {
+function boxDrawing(m: Canvas, cp: number, bold: boolean, strokes: Strokes): void {
   const code = BOX[cp - 0x2500];
-  const light = Math.max(1, Math.round(m.w / 9)) + (bold ? 1 : 0);
-  const heavy = light * 2 + 1;
+  const cover = (profile: Uint8Array) => profile.reduce((sum, a) => sum + a, 0) / 255;
+  const light = Math.max(1, cover(strokes.across[1]));
   const cx = Math.floor(m.w / 2);
   const cy = Math.floor(m.h / 2);
-  const band = (c: number, t: number) => [c - Math.floor(t / 2), c - Math.floor(t / 2) + t] as const;
   if (code === 'a') return arc(m, cp, light, cx, cy);
   if (code === 'x') return diagonal(m, cp, light);
   if (code[0] === 'd') {
     const n = Number(code[1]);
-    const t = code[3] === 'h' ? heavy : light;
+    const weight = code[3] === 'h' ? 2 : 1;
     if (code[2] === 'h') {
-      const [y0, y1] = band(cy, t);
-      for (let i = 0; i < n; i++) m.rect((i * m.w) / n, y0, ((i + 1) * m.w) / n - Math.max(1, m.w / (n * 4)), y1);
+      for (let i = 0; i < n; i++) hLine(m, strokes.across[weight], (i * m.w) / n, ((i + 1) * m.w) / n - Math.max(1, m.w / (n * 4)));
     } else {
-      const [x0, x1] = band(cx, t);
-      for (let i = 0; i < n; i++) m.rect(x0, (i * m.h) / n, x1, ((i + 1) * m.h) / n - Math.max(1, m.h / (n * 4)));
+      for (let i = 0; i < n; i++) vLine(m, strokes.along[weight], (i * m.h) / n, ((i + 1) * m.h) / n - Math.max(1, m.h / (n * 4)));
     }
     return;
   }
-  const [up, right, down, left] = [...code].map(Number);
-  const thick = (w: number) => (w === 2 ? heavy : light);
-  // The widest stroke across, so that each arm reaches over the centre and the joins have no notch.
-  const hWidest = Math.max(thick(up === 3 ? 1 : up), thick(down === 3 ? 1 : down)) + (up === 3 || down === 3 ? 2 : 0);
-  const vWidest = Math.max(thick(left === 3 ? 1 : left), thick(right === 3 ? 1 : right)) + (left === 3 || right === 3 ? 2 : 0);
-  const vertical = (w: number, y0: number, y1: number) => {
-    if (!w) return;
-    const offsets = w === 3 ? [-light - (light > 1 ? 0 : 0), light] : [0];
-    for (const off of offsets) {
-      const [x0, x1] = band(cx + off, thick(w === 3 ? 1 : w));
-      m.rect(x0, y0, x1, y1);
+  const [up, right, down, left] = [...code].map(Number) as Array<0 | 1 | 2 | 3>;
+  // Each arm reaches over the whole width of the strokes across its end, so joins have no notch.
+  const vert = [up, down].filter((w) => w > 0).map((w) => strokes.along[w as 1 | 2 | 3]);
+  const horiz = [left, right].filter((w) => w > 0).map((w) => strokes.across[w as 1 | 2 | 3]);
+  const [vx0, vx1] = extent(vert, cx);
+  const [hy0, hy1] = extent(horiz, cy);
+  if (left) hLine(m, strokes.across[left], 0, vert.length ? vx1 : cx + 1);
+  if (right) hLine(m, strokes.across[right], vert.length ? vx0 : cx, m.w);
+  if (up) vLine(m, strokes.along[up], 0, horiz.length ? hy1 : cy + 1);
+  if (down) vLine(m, strokes.along[down], horiz.length ? hy0 : cy, m.h);
+  void bold;
+}
+
+/** The pixels [first, last + 1) any of the profiles covers; around `centre` when none. */
+function extent(profiles: Uint8Array[], centre: number): [number, number] {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const p of profiles) {
+    for (let i = 0; i < p.length; i++) {
+      if (p[i] > 0) {
+        lo = Math.min(lo, i);
+        hi = Math.max(hi, i + 1);
+      }
     }
-  };
-  const horizontal = (w: number, x0: number, x1: number) => {
-    if (!w) return;
-    const offsets = w === 3 ? [-light, light] : [0];
-    for (const off of offsets) {
-      const [y0, y1] = band(cy + off, thick(w === 3 ? 1 : w));
-      m.rect(x0, y0, x1, y1);
-    }
-  };
-  const [vy0, vy1] = band(cy, vWidest);
-  const [hx0, hx1] = band(cx, hWidest);
-  vertical(up, 0, (left || right) ? vy1 : cy + 1);
-  vertical(down, (left || right) ? vy0 : cy, m.h);
-  horizontal(left, 0, (up || down) ? hx1 : cx + 1);
-  horizontal(right, (up || down) ? hx0 : cx, m.w);
+  }
+  return lo === Infinity ? [centre, centre + 1] : [lo, hi];
+}
+
+function hLine(m: Canvas, profile: Uint8Array, x0: number, x1: number): void {
+  for (let y = 0; y < m.h; y++) if (profile[y]) m.rect(x0, y, x1, y + 1, profile[y]);
+}
+
+function vLine(m: Canvas, profile: Uint8Array, y0: number, y1: number): void {
+  for (let x = 0; x < m.w; x++) if (profile[x]) m.rect(x, y0, x + 1, y1, profile[x]);
 }
 
 function arc(m: Canvas, cp: number, t: number, cx: number, cy: number): void {

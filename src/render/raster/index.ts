@@ -1,9 +1,9 @@
-import type { FileLocation } from '../../core/errors.js';
-import { limit, limitError } from '../../core/limits.js';
-import type { ScreenSnapshot } from '../../session/screen.js';
+import type { FileLocation } from '../../core/diagnostics/errors.js';
+import { limit, limitError } from '../../core/config/limits.js';
+import type { ScreenSnapshot } from '../../session/screen/screen.js';
 import type { ScreenMask } from '../golden-text.js';
 import { resolveProfile, type RenderProfile } from '../profiles.js';
-import { maskedCells, type CursorMode } from '../renderer-repaint.js';
+import { maskedCells, type CursorMode } from '../browser/repaint.js';
 import { compose } from './compose.js';
 import { fontPackages } from './fonts.js';
 import { cellMetrics, GlyphCache, type CellMetrics } from './glyphs.js';
@@ -46,6 +46,9 @@ export interface RasterImage {
 /** The largest side in pixels (as Chromium, whose captures stop at 16384). */
 export const MAX_SIDE = 16_384;
 
+/** Frames up to this many bytes are drawn into one reused buffer (a 200x60 screen is 7 MB). */
+const SCRATCH_MAX = 16 << 20;
+
 const caches = new Map<string, { metrics: CellMetrics; glyphs: GlyphCache }>();
 
 function engineFor(profile: RenderProfile): { metrics: CellMetrics; glyphs: GlyphCache } {
@@ -60,13 +63,28 @@ function engineFor(profile: RenderProfile): { metrics: CellMetrics; glyphs: Glyp
   return e;
 }
 
-/** The pixels of a snapshot taken with `includeCells: true`. */
+/** The pixels of a snapshot taken with `includeCells: true` (in fresh memory, the caller's to keep). */
 export function renderScreenRgba(snapshot: ScreenSnapshot, options: RasterOptions = {}): RasterImage {
+  return renderInto(snapshot, options);
+}
+
+let frameScratch: Uint8Array | undefined;
+
+/** The same, as PNG bytes with the `tapedeck` stamp. */
+export function renderScreenPng(snapshot: ScreenSnapshot, options: RasterOptions = {}): Buffer {
+  // The frame is encoded and dropped: it is drawn into memory reused from the last screenshot.
+  const image = renderInto(snapshot, options, true);
+  return encodeRgbaPng(image.width, image.height, image.data, stampOf(snapshot, image));
+}
+
+function renderInto(snapshot: ScreenSnapshot, options: RasterOptions, reuse = false): RasterImage {
   if (!snapshot.cells) throw new Error('renderScreenRgba: the snapshot needs cells (snapshot({ includeCells: true }))');
   const profile = resolveProfile(options.profile);
   const { metrics, glyphs } = engineFor(profile);
   checkSize(snapshot, profile, metrics, options.source);
   const cursorVisible = options.cursor === 'show' ? true : options.cursor === 'hide' ? false : snapshot.cursor.visible;
+  const pixels = 4 * (2 * profile.padding + snapshot.cols * metrics.width) * (2 * profile.padding + snapshot.rows * metrics.height);
+  if (reuse && (!frameScratch || frameScratch.length < pixels) && pixels <= SCRATCH_MAX) frameScratch = new Uint8Array(pixels);
   const frame = compose({
     snap: snapshot,
     profile,
@@ -75,7 +93,7 @@ export function renderScreenRgba(snapshot: ScreenSnapshot, options: RasterOption
     masked: maskedCells(snapshot.cells, options.mask ?? []),
     cursorVisible,
     cursorStyle: snapshot.cursorStyle ?? 'block',
-  });
+  }, reuse ? frameScratch : undefined);
   return {
     ...frame,
     cell: { width: metrics.width, height: metrics.height },
@@ -85,14 +103,11 @@ export function renderScreenRgba(snapshot: ScreenSnapshot, options: RasterOption
   };
 }
 
-/** The same, as PNG bytes with the `tapedeck` stamp. */
-export function renderScreenPng(snapshot: ScreenSnapshot, options: RasterOptions = {}): Buffer {
-  const image = renderScreenRgba(snapshot, options);
-  return encodeRgbaPng(image.width, image.height, image.data, stampOf(snapshot, image));
-}
+let fonts: Record<string, string | null> | undefined;
 
 export function stampOf(snapshot: Pick<ScreenSnapshot, 'rows' | 'cols'>, image: Pick<RasterImage, 'cell' | 'padding'>): PngStamp {
-  return { renderer: RASTER_RENDERER, version: RASTER_VERSION, fonts: fontPackages(), rows: snapshot.rows, cols: snapshot.cols, cell: image.cell, padding: image.padding };
+  fonts ??= fontPackages();
+  return { renderer: RASTER_RENDERER, version: RASTER_VERSION, fonts, rows: snapshot.rows, cols: snapshot.cols, cell: image.cell, padding: image.padding };
 }
 
 /** The stamp's renderer version of a golden made by another version of this renderer (or by another renderer: 0), else null. */

@@ -189,6 +189,11 @@ describe('tapedeck export --format gif', () => {
     expect(r3.stderr).toMatch(/no-such-dir\/x\.gif: cannot write the GIF: no such directory/);
     const r4 = await tapedeckInProcess(['export', bashCast, '--format', 'gif', '--out', join(headerOnly, 'x.gif')]); // a file as the folder
     expect(r4.code).toBe(2);
+    const huge = castFile('huge.cast', { version: 2, width: 1000, height: 1000 }, [[0.1, 'o', 'x']]);
+    const r5 = await tapedeckInProcess(['export', huge, '--format', 'gif', '--out', join(temp.dir, 'huge.gif')]);
+    expect(r5.code).toBe(2);
+    expect(r5.stderr).toMatch(/huge\.cast: a 1000x1000 screen is \d+x\d+ pixels, too large to render/);
+    expect(existsSync(join(temp.dir, 'huge.gif'))).toBe(false);
     expect(readdirSync(temp.dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 

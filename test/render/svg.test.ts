@@ -205,6 +205,12 @@ describe('tapedeck screenshot --format svg', () => {
     expect(r3.code).toBe(2);
     expect(r3.stderr).toMatch(/cannot write: no such directory/);
     expect(existsSync(locked)).toBe(false);
+    const huge = join(temp.dir, 'huge.cast');
+    writeFileSync(huge, `${JSON.stringify({ version: 2, width: 1000, height: 1000 })}\n[0.1, "o", "x"]\n`);
+    const r4 = await tapedeckInProcess(['screenshot', huge, '--format', 'svg', '--out', join(temp.dir, 'huge.svg')]);
+    expect(r4.code).toBe(2);
+    expect(r4.stderr).toMatch(/huge\.cast: a 1000x1000 screen is \d+x\d+ pixels, too large to render \(limit \d+; raise it with TAPEDECK_MAX_SCREENSHOT_PIXELS\)/);
+    expect(existsSync(join(temp.dir, 'huge.svg'))).toBe(false);
     expect(readdirSync(temp.dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 });

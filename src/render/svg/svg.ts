@@ -57,7 +57,7 @@ export async function renderSnapshotSvg(snap: ScreenSnapshot, options: SvgOption
   }
   const theme = profile.theme;
   const cursorVisible = options.cursor === 'show' ? true : options.cursor === 'hide' ? false : snap.cursor.visible;
-  const cursorShape = (snap as { cursorStyle?: string }).cursorStyle ?? 'block';
+  const cursorShape = snap.cursorStyle ?? 'block';
   const baseline = Math.round(((cell.height - content) / 2 + metrics.ascent) * 100) / 100;
 
   const bgs: string[] = [];

@@ -31,6 +31,7 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Run
   review: { summary: 'list pending goldens (.new) with their diffs; accept or reject them', load: of(() => import('./commands/review.js')) },
   fix: { summary: 'apply the fixes of drift envelopes read from stdin (fix --apply --from-stdin)', load: of(() => import('./commands/fix.js')) },
   explain: { summary: 'explain a TDxxxx diagnostic code', load: of(() => import('./commands/explain.js')) },
+  agent: { summary: "tapedeck's own operations as an NDJSON agent (seed 000's wire format)", load: of(() => import('./commands/agent.js')) },
   // The agent-tty CLI keeps seed 002's own grammar and envelopes.
   session: { summary: 'drive live terminal sessions (the agent-tty CLI: create, type, wait, snapshot, ...)', load: async () => (argv, io) => import('./agent-tty/main.js').then((m) => m.runAgentTty(argv, 'tapedeck session', io)) },
   version: { summary: 'print the version', load: of(() => import('./commands/version.js')) },

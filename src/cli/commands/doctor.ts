@@ -1,4 +1,5 @@
 import { sweepStaleTemps, tapedeckTempDir } from '../../core/files/temp-files.js';
+import { jsonForTerminal } from '../../core/text/terminal-safe.js';
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -103,7 +104,7 @@ Environment: TAPEDECK_HOME (default ~/.tapedeck), TAPEDECK_CHROMIUM (default
     const checks = await runDoctorChecks(values.home, io.env, io.cwd);
     const ok = checks.every((c) => c.ok);
     if (values.json) {
-      io.stdout.write(`${JSON.stringify(resultEnvelope('doctor', { ok, checks }))}\n`);
+      io.stdout.write(`${jsonForTerminal(resultEnvelope('doctor', { ok, checks }))}\n`);
     } else {
       for (const c of checks) {
         const mark = !c.ok ? 'FAIL' : c.warning ? 'warn' : 'ok  ';

@@ -2,6 +2,7 @@ import { usageError } from '../../core/diagnostics/errors.js';
 import { resultEnvelope } from '../../core/diagnostics/envelope.js';
 import { writeFileAtomic } from '../../core/files/atomic-write.js';
 import { convertCast } from '../../tape/asciicast/convert.js';
+import { jsonForTerminal } from '../../core/text/terminal-safe.js';
 import { castToHtml } from '../../report/export-html.js';
 import { parseIntOption } from '../args.js';
 import { defineCommand } from '../command.js';
@@ -69,7 +70,7 @@ export const command = defineCommand({
     } else {
       throw usageError(`export: --format must be asciicast, v2, v3, html, svg, gif or webm, got ${JSON.stringify(format ?? '')}`);
     }
-    if (values.json) io.stdout.write(`${JSON.stringify(resultEnvelope('export', { format, out: values.out, ...result }))}\n`);
+    if (values.json) io.stdout.write(`${jsonForTerminal(resultEnvelope('export', { format, out: values.out, ...result }))}\n`);
     else io.stderr.write(`tapedeck: wrote ${values.out}\n`);
     return 0;
   },

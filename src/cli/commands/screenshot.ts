@@ -1,3 +1,4 @@
+import { jsonForTerminal } from '../../core/text/terminal-safe.js';
 import { relative } from 'node:path';
 import { defineCommand } from '../command.js';
 import { TapedeckError, usageError } from '../../core/diagnostics/errors.js';
@@ -44,7 +45,7 @@ Chromium: /usr/bin/chromium unless TAPEDECK_CHROMIUM names another binary.`,
     }
     const shot = await screenshotCast(positionals[0], parsePosition(values.at), { profile: values.profile, cursor, out: values.out });
     if (values.json) {
-      io.stdout.write(`${JSON.stringify(resultEnvelope('screenshot', { file: positionals[0], at: values.at ?? null, ...screenshotFields(shot) }))}\n`);
+      io.stdout.write(`${jsonForTerminal(resultEnvelope('screenshot', { file: positionals[0], at: values.at ?? null, ...screenshotFields(shot) }))}\n`);
     } else {
       io.stdout.write(`Screenshot saved: ${relative(io.cwd, shot.artifactPath ?? values.out)} (${shot.pixelWidth}x${shot.pixelHeight} px, ${shot.profileName})\n`);
     }
@@ -55,9 +56,9 @@ Chromium: /usr/bin/chromium unless TAPEDECK_CHROMIUM names another binary.`,
     if (!argv.includes('--json')) return;
     if (err instanceof TapedeckError) {
       const details = { ...(err.details ?? {}), ...(err.location ? { location: err.location } : {}) };
-      io.stdout.write(`${JSON.stringify(errorEnvelope('screenshot', { code: err.code, message: err.describe(), details }))}\n`);
+      io.stdout.write(`${jsonForTerminal(errorEnvelope('screenshot', { code: err.code, message: err.describe(), details }))}\n`);
     } else {
-      io.stdout.write(`${JSON.stringify(errorEnvelope('screenshot', { code: 'INTERNAL_ERROR', message: `internal error: ${(err as Error)?.message ?? String(err)}` }))}\n`);
+      io.stdout.write(`${jsonForTerminal(errorEnvelope('screenshot', { code: 'INTERNAL_ERROR', message: `internal error: ${(err as Error)?.message ?? String(err)}` }))}\n`);
     }
   },
 });

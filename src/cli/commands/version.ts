@@ -1,3 +1,4 @@
+import { jsonForTerminal } from '../../core/text/terminal-safe.js';
 import { readFileSync } from 'node:fs';
 import { packagePath } from '../../core/package-root.js';
 import { defineCommand } from '../command.js';
@@ -38,7 +39,7 @@ export const command = defineCommand({
     if (values.json) {
       // version and node are kept beside the seed's fields for older readers.
       const result = { ...versionResult(), version: packageVersion(), node: process.version };
-      io.stdout.write(`${JSON.stringify({ ok: true, command: 'version', timestamp: new Date().toISOString(), result })}\n`);
+      io.stdout.write(`${jsonForTerminal({ ok: true, command: 'version', timestamp: new Date().toISOString(), result })}\n`);
     } else {
       io.stdout.write(`tapedeck ${packageVersion()}\n`);
     }

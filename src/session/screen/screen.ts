@@ -3,6 +3,9 @@ import { lazyPackage } from '../../core/lazy-package.js';
 import { RepeatGuard } from './vt-guard.js';
 import { resolveColor, type CellColor } from './colors.js';
 import { useGlibcWidths } from './unicode-widths.js';
+import { MouseEncodingTracker, trackingFromXterm, type MouseModes } from '../input/mouse.js';
+import { answerQueries } from './queries.js';
+import { dropUnjoinedZeroWidth } from './zero-width.js';
 
 // Loaded with the first screen: importing the library for a protocol replay does not pay for xterm.
 const xtermHeadless = lazyPackage<typeof import('@xterm/headless')>('@xterm/headless');
@@ -74,6 +77,7 @@ export class Screen {
   private pending: Promise<void> = Promise.resolve();
   private inFlight = 0;
   private readonly guard = new RepeatGuard(() => ({ rows: this.xterm.rows, cols: this.xterm.cols }));
+  private readonly mouseEncoding: MouseEncodingTracker;
 
   constructor(options: ScreenOptions = {}) {
     this.xterm = new (xtermHeadless().Terminal)({
@@ -82,9 +86,13 @@ export class Screen {
       scrollback: options.scrollback ?? 1000,
       allowProposedApi: true,
       logLevel: 'off', // its parse warnings would print tape bytes to the user's terminal
+      windowOptions: { getWinSizeChars: true }, // CSI 18 t: the size in characters, as xterm answers
     });
     // Unicode 6 widths (xterm's default) put every emoji in one cell; programs count two.
     useGlibcWidths(this.xterm.unicode);
+    dropUnjoinedZeroWidth(this.xterm);
+    answerQueries(this.xterm);
+    this.mouseEncoding = new MouseEncodingTracker(this.xterm);
   }
 
   get rows(): number {
@@ -127,6 +135,11 @@ export class Screen {
     };
   }
 
+  /** The mouse reporting the program enabled (DECSET 9/1000/1002/1003) and how positions are encoded (1005/1006/1015). */
+  get mouseModes(): MouseModes {
+    return { tracking: trackingFromXterm(this.xterm.modes.mouseTrackingMode), encoding: this.mouseEncoding.encoding };
+  }
+
   get cursor(): { row: number; col: number; visible: boolean } {
     const b = this.xterm.buffer.active;
     return { row: b.cursorY, col: b.cursorX, visible: !isCursorHidden(this.xterm) };
@@ -136,17 +149,21 @@ export class Screen {
     return this.xterm.buffer.active.type === 'alternate';
   }
 
+  // Lines are read up to the right edge only: after a width shrink xterm keeps each line's old cells
+  // past it (the alternate screen does not reflow), which no terminal shows (tmux cuts the line).
   visibleLines(): string[] {
     const b = this.xterm.buffer.active;
+    const cols = this.xterm.cols;
     const lines: string[] = [];
-    for (let y = 0; y < this.xterm.rows; y++) lines.push(b.getLine(b.baseY + y)?.translateToString(true) ?? '');
+    for (let y = 0; y < this.xterm.rows; y++) lines.push(b.getLine(b.baseY + y)?.translateToString(true, 0, cols) ?? '');
     return lines;
   }
 
   scrollbackLines(): string[] {
     const b = this.xterm.buffer.active;
+    const cols = this.xterm.cols;
     const lines: string[] = [];
-    for (let y = 0; y < b.baseY; y++) lines.push(b.getLine(y)?.translateToString(true) ?? '');
+    for (let y = 0; y < b.baseY; y++) lines.push(b.getLine(y)?.translateToString(true, 0, cols) ?? '');
     return lines;
   }
 

@@ -164,6 +164,32 @@ describe('tapedeck export --format gif', () => {
     expect(Buffer.from(gif.frames[3].pixels).equals(Buffer.from(end))).toBe(true);
   });
 
+  it('a resized terminal keeps the GIF at its first size: smaller screens top-left, larger ones cropped', async () => {
+    const cast = castFile('resize.cast', { version: 2, width: 30, height: 6 }, [
+      [0.1, 'o', 'first screen, full size'], [0.5, 'r', '20x4'], [0.6, 'o', '\x1b[2J\x1b[Hsmall'], [1.0, 'r', '40x8'], [1.1, 'o', '\x1b[2J\x1b[Hbig screen now, wider than the first'],
+    ]);
+    const out = join(temp.dir, 'resize.gif');
+    expect((await tapedeckInProcess(['export', cast, '--format', 'gif', '--fps', '10', '--out', out])).code).toBe(0);
+    const gif = decode(out);
+    const region = (frame: Uint8Array, w: number, h: number) => {
+      const rows: Buffer[] = [];
+      for (let y = 0; y < h; y++) rows.push(Buffer.from(frame.subarray(y * gif.width * 4, (y * gif.width + w) * 4)));
+      return Buffer.concat(rows);
+    };
+    for (const at of [0.6, 1.1]) {
+      const frame = gif.frames.filter((f) => f.start <= at + 0.1).at(-1)!;
+      const played = await playCast(cast, { seconds: at }, { scrollback: 0 });
+      const png = PNG.sync.read(renderScreenPng(played.screen.snapshot({ includeCells: true })));
+      played.screen.dispose();
+      const w = Math.min(png.width, gif.width);
+      const h = Math.min(png.height, gif.height);
+      const shot = Buffer.concat(Array.from({ length: h }, (_, y) => png.data.subarray(y * png.width * 4, (y * png.width + w) * 4)));
+      expect(region(frame.pixels, w, h).equals(shot), `at ${at}s`).toBe(true);
+      // Beyond a smaller screen: background only (the first screen's text is gone).
+      if (png.width < gif.width) expect(new Set(new Uint32Array(frame.pixels.slice(0, gif.width * gif.height * 4).buffer).filter((_, i) => i % gif.width >= png.width)).size).toBe(1);
+    }
+  });
+
   it('bad input: an empty file, a header-only cast, a missing marker, bad flags, an unwritable path (exit 2, nothing left)', async () => {
     const empty = castFile('empty.cast', {}, []);
     writeFileSync(empty, '');

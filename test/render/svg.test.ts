@@ -122,7 +122,7 @@ describe('tapedeck screenshot --format svg', () => {
     const again = join(temp.dir, 'vim-again.svg');
     expect((await tapedeckInProcess(['export', vimCast, '--format', 'svg', '--at', 'opened', '--out', again])).code).toBe(0);
     expect(readFileSync(again).equals(svg)).toBe(true);
-  });
+  }, 120_000); // a hang guard: two renders and a Chromium page took over 60 s on a machine loaded 20-fold
 
   it('embeds exactly the glyphs it uses, from the pinned fonts: CJK, emoji, box drawing, blocks', async () => {
     const out = join(temp.dir, 'styles.svg');

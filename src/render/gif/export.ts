@@ -168,7 +168,8 @@ export async function castToGif(input: string, output: string, options: GifOptio
   } catch (err) {
     closeQuietly(fd);
     rmSync(temp, { force: true });
-    if ((err as NodeJS.ErrnoException).code && !(err instanceof TapedeckError)) throw cannotWrite(output, err);
+    // A failed write (a full disk, say) names the output; everything else keeps its own message.
+    if (!(err instanceof TapedeckError) && typeof (err as NodeJS.ErrnoException).syscall === 'string') throw cannotWrite(output, err);
     throw err;
   } finally {
     screen.dispose();

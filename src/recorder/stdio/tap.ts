@@ -3,12 +3,11 @@ import { killGroup } from '../../plumbing/process/group.js';
 import { spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { type Boundary, type Exchange, ResponseFramer, responseBytes } from '../../core/framing/boundary.js';
-import { TapedeckError, usageError } from '../../core/diagnostics/errors.js';
+import { TapedeckError } from '../../core/diagnostics/errors.js';
 import { LineSplitter } from '../../core/text/lines.js';
 import { redact } from '../../core/text/redact.js';
 import { TapeAppender } from './tape-writer.js';
-import { existsSync, rmSync } from 'node:fs';
-import { unreplayableFraming } from '../../core/framing/detect.js';
+import { CONTENT_LENGTH, ContentLengthSplitter, looksContentLength } from '../../core/framing/content-length.js';
 import { RecordBudget } from './budget.js';
 import { signalExitCode } from '../../plumbing/process/exit.js';
 
@@ -87,12 +86,13 @@ export async function recordProtocol(options: RecordProtocolOptions): Promise<Re
   });
   if (stderrTarget !== 'inherit') child.stderr?.pipe(stderrTarget, { end: false });
 
-  const existed = existsSync(options.out);
   const tape = new TapeAppender(options.out, report);
-  let refused: string | undefined;
   const budget = new RecordBudget((reason) => tape.giveUp(reason));
-  const serverLines = new LineSplitter();
-  const clientLines = new LineSplitter();
+  let serverLines: LineSplitter | ContentLengthSplitter = new LineSplitter();
+  let clientLines: LineSplitter | ContentLengthSplitter = new LineSplitter();
+  let framing: { framing: string } | undefined;
+  /** Content-Length framing: request header blocks that were not the canonical one, by exchange. */
+  const requestHeaders = new Map<number, string>();
   const dir = options.tmpdir;
   const hideText = (text: string) => (dir ? text.split(JSON.stringify(dir).slice(1, -1)).join('{{tapedeck.tmpdir}}') : text);
   const hide = (response: Buffer): Buffer | string => {
@@ -106,7 +106,9 @@ export async function recordProtocol(options: RecordProtocolOptions): Promise<Re
     onComplete: (ex: Exchange) => {
       budget.release();
       const request = hideText(redactNames.length === 0 ? ex.request : redact(ex.request, redactNames, env));
-      tape.append(request, hide(responseBytes(ex)));
+      const header = requestHeaders.get(ex.index);
+      if (header !== undefined) requestHeaders.delete(ex.index);
+      tape.append(request, hide(responseBytes(ex)), undefined, framing && (header === undefined ? framing : { ...framing, headers: header }));
     },
   });
 
@@ -120,13 +122,11 @@ export async function recordProtocol(options: RecordProtocolOptions): Promise<Re
   const onClientData = (chunk: Buffer) => {
     if (first) {
       first = false;
-      // A framing no replay can take is refused before a byte reaches the server.
-      refused = unreplayableFraming(chunk);
-      if (refused) {
-        input.off('data', onClientData);
-        childIn.end();
-        stopGroup('SIGTERM');
-        return;
+      // Content-Length framing (LSP, DAP) is told from the client's first bytes: both sides are split into messages.
+      if (looksContentLength(chunk)) {
+        clientLines = new ContentLengthSplitter();
+        serverLines = new ContentLengthSplitter();
+        framing = { framing: CONTENT_LENGTH };
       }
     }
     // Forward first: the tap's bookkeeping must not sit in the round trip. (The
@@ -136,7 +136,11 @@ export async function recordProtocol(options: RecordProtocolOptions): Promise<Re
       for (const line of clientLines.push(chunk)) if (line.toString('utf8').trim() !== '') tape.notRecorded(); // counted as the framer counts requests, not kept
       return;
     }
-    for (const line of clientLines.push(chunk)) framer.addRequest(line.toString('utf8'));
+    for (const line of clientLines.push(chunk)) {
+      const headers = clientLines instanceof ContentLengthSplitter ? clientLines.takeHeaders() : undefined;
+      if (headers) requestHeaders.set(framer.nextRequestIndex, headers[0]);
+      framer.addRequest(line.toString('utf8'));
+    }
   };
   // End of input: the server gets graceMs to exit by itself, then its group SIGTERM, then SIGKILL.
   // A signal to the tap goes to the group at once, then SIGKILL soon after (whoever signalled
@@ -158,7 +162,7 @@ export async function recordProtocol(options: RecordProtocolOptions): Promise<Re
   };
   const onClientEnd = () => {
     const tail = clientLines.flush();
-    if (tail) framer.addRequest(tail.toString('utf8'));
+    if (tail && !framing) framer.addRequest(tail.toString('utf8')); // a cut Content-Length message is no request
     childIn.end();
     stopGroup(undefined);
   };
@@ -209,10 +213,6 @@ export async function recordProtocol(options: RecordProtocolOptions): Promise<Re
   input.off('end', onClientEnd);
   if (input === process.stdin) process.stdin.pause();
   for (const [sig, fn] of forwarders) process.off(sig, fn);
-  if (refused) {
-    if (!existed) rmSync(options.out, { force: true });
-    throw usageError(`record: ${refused}`);
-  }
 
   return {
     exitCode: code ?? signalExitCode(signal),

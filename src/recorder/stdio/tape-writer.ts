@@ -15,7 +15,7 @@ export class TapeAppender {
   failed = 0;
   firstError?: string;
   /** Where the last pair's line starts, to amend it with late server output. */
-  private last?: { offset: number; request: string; response: Buffer | string };
+  private last?: { offset: number; request: string; response: Buffer | string; extra?: Record<string, unknown> };
   /** The tape's size as this appender left it (counted, not asked for per pair). */
   private size = 0;
 
@@ -32,15 +32,16 @@ export class TapeAppender {
   }
 
   /** `wire` notes how the pair travelled when it was not stdio. */
-  append(request: string, response: Buffer | string, wire?: WireNote): void {
+  /** `extra`: keys after the note (the content-length framing's `framing` and `headers`). */
+  append(request: string, response: Buffer | string, wire?: WireNote, extra?: Record<string, unknown>): void {
     if (this.fd === undefined) {
       this.failed++;
       return;
     }
-    const buf = this.lineOf(request, response, wire);
+    const buf = this.lineOf(request, response, wire, extra);
     if (!buf) return;
     try {
-      this.last = { offset: this.size, request, response };
+      this.last = { offset: this.size, request, response, extra };
       // Synchronous: each pair is on disk before the next is taken, so a crash
       // of either process loses at most the exchange in flight.
       let off = 0;
@@ -70,15 +71,15 @@ export class TapeAppender {
    */
   amendLast(extra: Buffer): boolean {
     if (this.fd === undefined || !this.last || extra.length === 0) return false;
-    const { offset, request } = this.last;
+    const { offset, request, extra: keys } = this.last;
     const response = Buffer.concat([typeof this.last.response === 'string' ? Buffer.from(this.last.response, 'utf8') : this.last.response, extra]);
     // Too long amended: the pair stays as it was written, and the tape stops there.
-    if (!this.lineOf(request, response)) return false;
+    if (!this.lineOf(request, response, undefined, keys)) return false;
     try {
       ftruncateSync(this.fd, offset);
       this.size = offset;
       this.written--;
-      this.append(request, response);
+      this.append(request, response, undefined, keys);
       return true;
     } catch (err) {
       this.fail(err);
@@ -107,8 +108,10 @@ export class TapeAppender {
    * response (a non-UTF-8 byte is 2 bytes, base64 4/3, a quote 2), so the
    * line itself is measured; the tape then records no more (giveUp).
    */
-  private lineOf(request: string, response: Buffer | string, wire?: WireNote): Buffer | undefined {
-    const buf = Buffer.from(`${withWire(formatPair(request, response), wire)}\n`, 'utf8');
+  private lineOf(request: string, response: Buffer | string, wire?: WireNote, extra?: Record<string, unknown>): Buffer | undefined {
+    let line = withWire(formatPair(request, response), wire);
+    if (extra) line = `${line.slice(0, -1)},${JSON.stringify(extra).slice(1)}`;
+    const buf = Buffer.from(`${line}\n`, 'utf8');
     const max = limit('maxLineBytes');
     if (buf.length - 1 <= max) return buf;
     this.failed++;

@@ -20,6 +20,8 @@ export interface PreparedPair {
   /** The recorded response with secrets restored (latin1 when the tape kept raw bytes). */
   expected: string;
   normaliser: Normaliser;
+  /** Content-Length framing: the request's recorded header block, when it was not the canonical one. */
+  headers?: string;
 }
 
 /** A request the recorded server sent to the client, and the pair holding the client's answer. */
@@ -47,6 +49,8 @@ export interface PreparedTape {
   /** Pair indexes per session, each replayed against a fresh server. */
   sessions: number[][];
   serverRequests: RecordedServerRequest[];
+  /** `content-length` when the tape was recorded in LSP/DAP framing (its lines say "framing"). */
+  framing?: string;
   /** Pairs whose request a later client notification cancelled (notifications/cancelled, $/cancelRequest). */
   cancelled: Set<number>;
   /** The tape mentions {{tapedeck.tmpdir}}. */
@@ -86,7 +90,10 @@ export async function prepareProtocolTape(tapeOrPath: ProtocolTape | string, opt
   if (seen.error) throw seen.error; // after the whole tape is read: a malformed line is named first
   const at = (i: number): PreparedPair => {
     const pair = store.pair(i);
-    return { pair, send: seen.send.get(i) ?? pair.request, expected: seen.expected.get(i) ?? pair.response, normaliser: seen.normalisers.get(i) ?? normaliser };
+    const p: PreparedPair = { pair, send: seen.send.get(i) ?? pair.request, expected: seen.expected.get(i) ?? pair.response, normaliser: seen.normalisers.get(i) ?? normaliser };
+    const headers = seen.headers.get(i);
+    if (headers !== undefined) p.headers = headers;
+    return p;
   };
   return {
     tape,
@@ -95,6 +102,7 @@ export async function prepareProtocolTape(tapeOrPath: ProtocolTape | string, opt
     sessions: splitSessions(store.count, seen.halts, options.singleShot ?? false),
     serverRequests: indexServerRequests(seen.answers, seen.carriesMethod),
     cancelled: cancelledPairs(seen.cancels, at),
+    framing: seen.framing,
     usesTmpdir: seen.usesTmpdir,
     secrets: [...seen.secrets],
   };
@@ -114,6 +122,8 @@ class PairFacts {
   readonly answers: Array<[number, string]> = [];
   readonly carriesMethod: Array<[number, string]> = [];
   readonly cancels: Array<[number, string]> = [];
+  readonly headers = new Map<number, string>();
+  framing?: string;
   readonly secrets = new Set<string>();
   usesTmpdir = false;
   error?: unknown;
@@ -141,6 +151,12 @@ class PairFacts {
     // Only a client answer (a response: "result" or "error") is indexed; an escaped key could spell either.
     if (send.includes('"id"') && (send.includes('"result"') || send.includes('"error"') || send.includes('\\u'))) this.answers.push([i, send]);
     if (expected.includes('"method"')) this.carriesMethod.push([i, expected]);
+    // The recorder writes the framing key last but for a non-canonical header block: only the line's end is looked at.
+    if (pair.raw.slice(-400).includes('"framing":"content-length"')) {
+      this.framing = 'content-length';
+      const headers = (JSON.parse(pair.raw) as { headers?: unknown }).headers;
+      if (typeof headers === 'string') this.headers.set(i, headers);
+    }
     if (send.includes('ancel')) {
       const id = cancelledId(parseObject(send));
       if (id !== undefined) this.cancels.push([i, id]);

@@ -42,6 +42,7 @@ export const replayOptions = {
   shard: { type: 'string', arg: 'i/n', help: 'replay only shard i of n of the sorted tapes' },
   json: { type: 'boolean', default: false, help: 'one seed-001 drift envelope per drift on stdout (nothing else), and a {"kind":"summary",...} line on stderr' },
   'json-summary': { type: 'boolean', default: false, help: 'with --json: the summary line last on stdout instead' },
+  'include-source': { type: 'boolean', default: false, help: "with --json: each envelope's source window (seed 001: the tape line with one line each side)" },
   report: { type: 'string', arg: 'FILE', path: true, help: 'write a self-contained HTML report of the run (drifts, screens, players)' },
   reporter: { type: 'string', arg: 'junit', help: 'write JUnit XML for CI (one test case per tape) to --out FILE' },
   out: { type: 'string', arg: 'FILE', path: true, help: 'where --reporter junit writes' },

@@ -14,7 +14,7 @@ const CLIENT = ['node', join(FIX, 'lsp-client.mjs')];
 const JSON_SERVER = ['node', join(ROOT, 'node_modules/vscode-langservers-extracted/bin/vscode-json-language-server'), '--stdio'];
 const TS_SERVER = ['node', join(ROOT, 'node_modules/typescript-language-server/lib/cli.mjs'), '--stdio'];
 const teed = (log: string, server: string[]) => ['sh', '-c', `tee ${log} | exec ${server.join(' ')}`];
-const pairsOf = (tape: string) => readFileSync(tape, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { request: string; response: string; framing?: string });
+const pairsOf = (tape: string) => readFileSync(tape, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { request: string; response: string });
 
 describe('Content-Length framing (LSP)', () => {
   test('the JSON language server: one JSON value per message, paired by id; replay sends the same bytes and exits 0; serve answers the client', async () => {
@@ -28,7 +28,9 @@ describe('Content-Length framing (LSP)', () => {
     expect(recorded.stdout).toBe(direct.stdout);
     const pairs = pairsOf(tape);
     expect(pairs.map((p) => JSON.parse(p.request).method)).toEqual(['initialize', 'initialized', 'textDocument/didOpen', 'textDocument/documentSymbol', 'textDocument/hover', 'shutdown', 'exit']);
-    expect(pairs.every((p) => p.framing === 'content-length')).toBe(true);
+    // Every tape line stays seed 000's two keys; the framing is noted beside the tape, with the run's start.
+    expect(pairs.every((p) => Object.keys(p).join() === 'request,response')).toBe(true);
+    expect(readFileSync(`${tape}.notes`, 'utf8')).toBe('{"run_start":1,"framing":"content-length"}\n');
     for (const p of pairs) for (const m of p.response.split('\n').filter(Boolean)) expect(() => JSON.parse(m)).not.toThrow();
     expect(JSON.parse(pairs[3].response.trim().split('\n').at(-1)!)).toMatchObject({ id: 2, result: [{ name: 'name' }, { name: 'answer' }, { name: 'list' }] });
 
@@ -41,6 +43,7 @@ describe('Content-Length framing (LSP)', () => {
     // A changed recorded answer is drift with its JSON path.
     const changed = join(dir, 'changed.ndjson');
     writeFileSync(changed, readFileSync(tape, 'utf8').replace('\\"detail\\":\\"tapedeck\\"', '\\"detail\\":\\"tapedesk\\"'));
+    writeFileSync(`${changed}.notes`, readFileSync(`${tape}.notes`));
     const drift = await tapedeckInProcess(['replay', changed, '--', ...JSON_SERVER]);
     expect(drift.code).toBe(1);
     expect(drift.stderr).toContain('$.result[0].detail: expected "tapedesk", got "tapedeck"');

@@ -1,3 +1,4 @@
+import { jsonForTerminal } from '../../core/text/terminal-safe.js';
 /** What `tapedeck replay` (and `tapedeck report`) runs once its options are parsed: loaded only then (replay.ts holds the definition and help). */
 import { availableParallelism } from 'node:os';
 import { usageError } from '../../core/diagnostics/errors.js';
@@ -92,7 +93,8 @@ export async function replay({ values, positionals, command, io }: CommandContex
   } finally {
     progress.clear();
   }
-  if (values.json) await writeJson(result, values['json-summary'], io);
+  if (!values.json && values['include-source']) throw usageError('replay: --include-source goes with --json');
+  if (values.json) await writeJson(result, values['json-summary'], io, values['include-source']);
   if (screenshots) io.stderr.write(screenshotLines(result, io.cwd));
   io.stderr.write(formatReplayText(result, { color }));
   // The CI formats load only for CI: GitHub annotations, JUnit XML.
@@ -170,11 +172,19 @@ function screenshotLines(result: ReplayTapesResult, cwd: string): string {
  * nothing else), and a summary line (with terminal counts when terminal tapes
  * ran) on stderr, or last on stdout with --json-summary.
  */
-async function writeJson(result: ReplayTapesResult, summaryOnStdout: boolean, io: CliIO): Promise<void> {
-  const { driftToEnvelope } = await import('../../replayer/protocol/envelopes.js');
+async function writeJson(result: ReplayTapesResult, summaryOnStdout: boolean, io: CliIO, includeSource: boolean): Promise<void> {
+  const { driftToEnvelope, withSource } = await import('../../replayer/protocol/envelopes.js');
+  const { readFileSync } = await import('node:fs');
+  const { resolve } = await import('node:path');
   const out: string[] = [];
-  for (const tape of result.tapes) for (const d of tape.drifts) out.push(JSON.stringify(driftToEnvelope(d)));
-  const summary = JSON.stringify(runSummary(result));
+  const files = new Map<string, string[] | undefined>();
+  for (const tape of result.tapes) {
+    for (const d of tape.drifts) {
+      const env = driftToEnvelope(d);
+      out.push(jsonForTerminal(includeSource ? withSource(env, files, (f) => readFileSync(resolve(io.cwd, f), 'utf8')) : env));
+    }
+  }
+  const summary = jsonForTerminal(runSummary(result));
   if (summaryOnStdout) out.push(summary);
   else io.stderr.write(`${summary}\n`);
   if (out.length > 0) io.stdout.write(`${out.join('\n')}\n`);

@@ -6,10 +6,11 @@ import { type Boundary, type Exchange, ResponseFramer, responseBytes } from '../
 import { TapedeckError } from '../../core/diagnostics/errors.js';
 import { LineSplitter } from '../../core/text/lines.js';
 import { redact } from '../../core/text/redact.js';
-import { TapeAppender } from './tape-writer.js';
+import { TapeAppender, wholeJson } from './tape-writer.js';
 import { CONTENT_LENGTH, ContentLengthSplitter, looksContentLength } from '../../core/framing/content-length.js';
 import { RecordBudget } from './budget.js';
 import { signalExitCode } from '../../plumbing/process/exit.js';
+import { holdBack } from './backpressure.js';
 
 export interface RecordProtocolOptions {
   /** The server command and its arguments. */
@@ -87,12 +88,11 @@ export async function recordProtocol(options: RecordProtocolOptions): Promise<Re
   if (stderrTarget !== 'inherit') child.stderr?.pipe(stderrTarget, { end: false });
 
   const tape = new TapeAppender(options.out, report);
+  let fragment: Exchange | undefined;
   const budget = new RecordBudget((reason) => tape.giveUp(reason));
   let serverLines: LineSplitter | ContentLengthSplitter = new LineSplitter();
   let clientLines: LineSplitter | ContentLengthSplitter = new LineSplitter();
-  let framing: { framing: string } | undefined;
-  /** Content-Length framing: request header blocks that were not the canonical one, by exchange. */
-  const requestHeaders = new Map<number, string>();
+  let framing: string | undefined;
   const dir = options.tmpdir;
   const hideText = (text: string) => (dir ? text.split(JSON.stringify(dir).slice(1, -1)).join('{{tapedeck.tmpdir}}') : text);
   const hide = (response: Buffer): Buffer | string => {
@@ -105,10 +105,14 @@ export async function recordProtocol(options: RecordProtocolOptions): Promise<Re
     takePartial: () => serverLines.flush(),
     onComplete: (ex: Exchange) => {
       budget.release();
+      if (ex === fragment) {
+        // Replay would send the cut request and call whatever the server says to it fine: keep it off the tape.
+        tape.notRecorded();
+        report(`tapedeck: the client ended in the middle of a line: its last request (${Buffer.byteLength(ex.request)} bytes, no newline, not a whole JSON message) was not recorded to ${options.out}\n`);
+        return;
+      }
       const request = hideText(redactNames.length === 0 ? ex.request : redact(ex.request, redactNames, env));
-      const header = requestHeaders.get(ex.index);
-      if (header !== undefined) requestHeaders.delete(ex.index);
-      tape.append(request, hide(responseBytes(ex)), undefined, framing && (header === undefined ? framing : { ...framing, headers: header }));
+      tape.append(request, hide(responseBytes(ex)));
     },
   });
 
@@ -126,21 +130,19 @@ export async function recordProtocol(options: RecordProtocolOptions): Promise<Re
       if (looksContentLength(chunk)) {
         clientLines = new ContentLengthSplitter();
         serverLines = new ContentLengthSplitter();
-        framing = { framing: CONTENT_LENGTH };
+        framing = CONTENT_LENGTH;
+        tape.setFraming(framing); // noted with the run's start, in the notes file beside the tape
       }
     }
     // Forward first: the tap's bookkeeping must not sit in the round trip. (The
     // response cannot arrive before this synchronous handler has registered the request.)
-    childIn.write(chunk);
+    // A server that reads slowly slows the client down, as it would without the tap.
+    if (!childIn.write(chunk)) holdBack(input, childIn);
     if (budget.exhausted) {
       for (const line of clientLines.push(chunk)) if (line.toString('utf8').trim() !== '') tape.notRecorded(); // counted as the framer counts requests, not kept
       return;
     }
-    for (const line of clientLines.push(chunk)) {
-      const headers = clientLines instanceof ContentLengthSplitter ? clientLines.takeHeaders() : undefined;
-      if (headers) requestHeaders.set(framer.nextRequestIndex, headers[0]);
-      framer.addRequest(line.toString('utf8'));
-    }
+    for (const line of clientLines.push(chunk)) framer.addRequest(line.toString('utf8'));
   };
   // End of input: the server gets graceMs to exit by itself, then its group SIGTERM, then SIGKILL.
   // A signal to the tap goes to the group at once, then SIGKILL soon after (whoever signalled
@@ -162,7 +164,14 @@ export async function recordProtocol(options: RecordProtocolOptions): Promise<Re
   };
   const onClientEnd = () => {
     const tail = clientLines.flush();
-    if (tail && !framing) framer.addRequest(tail.toString('utf8')); // a cut Content-Length message is no request
+    if (tail && !framing) {
+      // A last line without its newline is a whole request only when it is a whole JSON message;
+      // otherwise the client died mid-line, and the exchange is framed (its answer is not another
+      // pair's) but not recorded. (A cut Content-Length message is no request at all.)
+      const text = tail.toString('utf8');
+      const exchange = framer.addRequest(text);
+      if (!wholeJson(text)) fragment = exchange;
+    }
     childIn.end();
     stopGroup(undefined);
   };
@@ -170,7 +179,9 @@ export async function recordProtocol(options: RecordProtocolOptions): Promise<Re
   input.once('end', onClientEnd);
 
   childOut.on('data', (chunk: Buffer) => {
-    output.write(chunk);
+    // Backpressure: a client that reads slowly (or late) stops the server's output here, in the pipe,
+    // instead of this process buffering all of it (a 1 GiB flood held 1.19 GB).
+    if (!output.write(chunk)) holdBack(childOut, output);
     if (budget.exhausted) return;
     framer.serverActivity();
     for (const line of serverLines.push(chunk)) framer.serverLine(line);
@@ -222,3 +233,4 @@ export async function recordProtocol(options: RecordProtocolOptions): Promise<Re
     writeError: tape.firstError,
   };
 }
+

@@ -1,6 +1,7 @@
-import { closeSync, fstatSync, ftruncateSync, openSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { formatPair } from '../../tape/protocol/tape.js';
-import { type WireNote, withWire } from '../../tape/protocol/wire.js';
+import { exchangeNoteLine, notesPath, pairNoteLine, runStartLine } from '../../tape/protocol/notes.js';
+import type { WireNote } from '../../tape/protocol/wire.js';
 import { limit } from '../../core/config/limits.js';
 
 /**
@@ -15,39 +16,67 @@ export class TapeAppender {
   failed = 0;
   firstError?: string;
   /** Where the last pair's line starts, to amend it with late server output. */
-  private last?: { offset: number; request: string; response: Buffer | string; extra?: Record<string, unknown> };
+  private last?: { offset: number; request: string; response: Buffer | string };
   /** The tape's size as this appender left it (counted, not asked for per pair). */
   private size = 0;
+  /** Pairs in the tape (counted when a note needs the number). */
+  private pairs?: number;
+  private notesFd?: number;
+  /** This run's start is noted (appended to a tape with pairs, or single-shot). */
+  private runNoted = false;
+  /** The run speaks Content-Length framing (LSP, DAP): noted with its start. */
+  private framing?: string;
 
   constructor(
     readonly path: string,
     private readonly report: (message: string) => void,
+    /** The run is single-shot (one request, stdin closed): noted so replay drives it so. */
+    private readonly options: { singleShot?: boolean } = {},
   ) {
     try {
       this.fd = openSync(path, 'a');
       this.size = fstatSync(this.fd).size;
+      if (this.size === 0) this.pairs = 0;
     } catch (err) {
       this.fail(err);
     }
   }
 
-  /** `wire` notes how the pair travelled when it was not stdio. */
-  /** `extra`: keys after the note (the content-length framing's `framing` and `headers`). */
-  append(request: string, response: Buffer | string, wire?: WireNote, extra?: Record<string, unknown>): void {
+  /**
+   * One pair: the tape gets seed 000's two-key line; how it travelled when not
+   * over stdio (`wire`) goes to the notes file beside it (tape/protocol/notes.ts).
+   * `notesOnly`: not an agent request (a body-less HTTP request, a 401 from the
+   * transport), kept in the notes only, never as a tape line.
+   */
+  append(request: string, response: Buffer | string, wire?: WireNote, notesOnly = false): void {
     if (this.fd === undefined) {
       this.failed++;
       return;
     }
-    const buf = this.lineOf(request, response, wire, extra);
+    if (notesOnly && wire) {
+      const line = formatPair(request, response);
+      if (this.note(exchangeNoteLine(this.pairCount() + 1, line, wire))) this.written++;
+      else this.failed++;
+      return;
+    }
+    const buf = this.lineOf(request, response);
     if (!buf) return;
     try {
-      this.last = { offset: this.size, request, response, extra };
+      this.last = { offset: this.size, request, response };
       // Synchronous: each pair is on disk before the next is taken, so a crash
       // of either process loses at most the exchange in flight.
       let off = 0;
       while (off < buf.length) off += writeSync(this.fd, buf, off, buf.length - off);
       this.size += buf.length;
       this.written++;
+      if (this.pairs !== undefined) this.pairs++;
+      const n = this.pairCount(); // this pair's number
+      if (!this.runNoted) {
+        // Seed 000 appends each run and ends it at end of input, with no line saying so: the notes say where.
+        this.runNoted = true;
+        if (n > 1 || this.options.singleShot || this.framing) this.note(runStartLine(n, this.options.singleShot ?? false, this.framing));
+      }
+      if (wire) this.note(pairNoteLine(n, request, wire));
     } catch (err) {
       // A full disk or a file size limit cut the line short: take the part back so
       // the tape ends with a complete pair, and record no more (a gap would make a
@@ -71,15 +100,16 @@ export class TapeAppender {
    */
   amendLast(extra: Buffer): boolean {
     if (this.fd === undefined || !this.last || extra.length === 0) return false;
-    const { offset, request, extra: keys } = this.last;
+    const { offset, request } = this.last;
     const response = Buffer.concat([typeof this.last.response === 'string' ? Buffer.from(this.last.response, 'utf8') : this.last.response, extra]);
     // Too long amended: the pair stays as it was written, and the tape stops there.
-    if (!this.lineOf(request, response, undefined, keys)) return false;
+    if (!this.lineOf(request, response)) return false;
     try {
       ftruncateSync(this.fd, offset);
       this.size = offset;
       this.written--;
-      this.append(request, response, undefined, keys);
+      if (this.pairs !== undefined) this.pairs--;
+      this.append(request, response);
       return true;
     } catch (err) {
       this.fail(err);
@@ -108,10 +138,8 @@ export class TapeAppender {
    * response (a non-UTF-8 byte is 2 bytes, base64 4/3, a quote 2), so the
    * line itself is measured; the tape then records no more (giveUp).
    */
-  private lineOf(request: string, response: Buffer | string, wire?: WireNote, extra?: Record<string, unknown>): Buffer | undefined {
-    let line = withWire(formatPair(request, response), wire);
-    if (extra) line = `${line.slice(0, -1)},${JSON.stringify(extra).slice(1)}`;
-    const buf = Buffer.from(`${line}\n`, 'utf8');
+  private lineOf(request: string, response: Buffer | string): Buffer | undefined {
+    const buf = Buffer.from(`${formatPair(request, response)}\n`, 'utf8');
     const max = limit('maxLineBytes');
     if (buf.length - 1 <= max) return buf;
     this.failed++;
@@ -119,12 +147,54 @@ export class TapeAppender {
     return undefined;
   }
 
+  /** The run's framing, found from the client's first bytes (before its first pair). */
+  setFraming(framing: string): void {
+    this.framing = framing;
+  }
+
   /** A pair the recorder saw but did not keep (the tape had stopped): counted as not written. */
   notRecorded(): void {
     this.failed++;
   }
 
+  /** The pairs the tape holds now: counted from the file once, then kept. */
+  private pairCount(): number {
+    if (this.pairs === undefined) {
+      let n = 0;
+      try {
+        const text = readFileSync(this.path, 'utf8');
+        for (const line of text.split('\n')) if (line.trim() !== '') n++;
+      } catch {
+        /* unreadable: the notes number from 0 */
+      }
+      this.pairs = n;
+    }
+    return this.pairs;
+  }
+
+  /** One line to the notes file (best-effort, as the tape: a failure is reported once). */
+  private note(line: string): boolean {
+    try {
+      this.notesFd ??= openSync(notesPath(this.path), 'a');
+      const buf = Buffer.from(`${line}\n`, 'utf8');
+      let off = 0;
+      while (off < buf.length) off += writeSync(this.notesFd, buf, off, buf.length - off);
+      return true;
+    } catch (err) {
+      this.fail(err);
+      return false;
+    }
+  }
+
   close(): void {
+    if (this.notesFd !== undefined) {
+      try {
+        closeSync(this.notesFd);
+      } catch (err) {
+        this.fail(err);
+      }
+      this.notesFd = undefined;
+    }
     if (this.fd === undefined) return;
     try {
       closeSync(this.fd);
@@ -140,5 +210,15 @@ export class TapeAppender {
     if (this.reported) return;
     this.reported = true;
     this.report(`tapedeck: cannot write the tape ${this.path}: ${e?.message ?? String(err)}; the tape keeps the ${this.written} complete pair(s) before it; the session goes on unrecorded\n`);
+  }
+}
+
+/** A client's last line, ended without its newline, is a whole request only when it is a whole JSON message. */
+export function wholeJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
   }
 }

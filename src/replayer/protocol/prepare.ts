@@ -57,6 +57,8 @@ export interface PreparedTape {
   usesTmpdir: boolean;
   /** The names of the tape's secret placeholders, for redacting what is shown or written. */
   secrets: string[];
+  /** The tape's notes say it was recorded single-shot (one request, stdin closed), or a request spans lines. */
+  singleShot: boolean;
 }
 
 export const TMPDIR_PLACEHOLDER = '{{tapedeck.tmpdir}}';
@@ -84,7 +86,7 @@ export async function prepareProtocolTape(tapeOrPath: ProtocolTape | string, opt
   const tape = store.tape;
   if (store.count === 0 && !options.allowEmpty) {
     throw new TapedeckError('TD2001', 'the tape has no pairs (an empty recording); pass --allow-empty if that is intended', {
-      location: { file: tape.path },
+      location: { file: tape.path, line: tape.partialLine ?? 1 }, // a cut first line is where the pairs would be
     });
   }
   if (seen.error) throw seen.error; // after the whole tape is read: a malformed line is named first
@@ -99,12 +101,13 @@ export async function prepareProtocolTape(tapeOrPath: ProtocolTape | string, opt
     tape,
     count: store.count,
     at,
-    sessions: splitSessions(store.count, seen.halts, options.singleShot ?? false),
+    sessions: splitSessions(store.count, seen.halts, options.singleShot || seen.singleShot),
     serverRequests: indexServerRequests(seen.answers, seen.carriesMethod),
     cancelled: cancelledPairs(seen.cancels, at),
     framing: seen.framing,
     usesTmpdir: seen.usesTmpdir,
     secrets: [...seen.secrets],
+    singleShot: (options.singleShot ?? false) || seen.singleShot,
   };
 }
 
@@ -126,6 +129,7 @@ class PairFacts {
   framing?: string;
   readonly secrets = new Set<string>();
   usesTmpdir = false;
+  singleShot = false;
   error?: unknown;
 
   constructor(
@@ -147,16 +151,16 @@ class PairFacts {
     if (expected !== pair.response) this.expected.set(i, expected);
     const n = this.normaliser.forRequest(pair.request);
     if (n !== this.normaliser) this.normalisers.set(i, n);
+    // A new session after a halt, and where the notes say a recording run (ended at end of input) was appended.
+    if (pair.runStart && i > 0 && this.halts[this.halts.length - 1] !== i - 1) this.halts.push(i - 1);
     if (isHalt(send)) this.halts.push(i);
+    // A single-shot recording (noted), or a request over several lines (only single-shot sends one).
+    if (pair.singleShot || (pair.request.includes('\n') && !pair.inNotes)) this.singleShot = true;
     // Only a client answer (a response: "result" or "error") is indexed; an escaped key could spell either.
     if (send.includes('"id"') && (send.includes('"result"') || send.includes('"error"') || send.includes('\\u'))) this.answers.push([i, send]);
     if (expected.includes('"method"')) this.carriesMethod.push([i, expected]);
     // The recorder writes the framing key last but for a non-canonical header block: only the line's end is looked at.
-    if (pair.raw.slice(-400).includes('"framing":"content-length"')) {
-      this.framing = 'content-length';
-      const headers = (JSON.parse(pair.raw) as { headers?: unknown }).headers;
-      if (typeof headers === 'string') this.headers.set(i, headers);
-    }
+    if (pair.framing) this.framing = pair.framing;
     if (send.includes('ancel')) {
       const id = cancelledId(parseObject(send));
       if (id !== undefined) this.cancels.push([i, id]);
@@ -170,8 +174,10 @@ const SECRET = '{{tapedeck.env.';
 
 /**
  * Session boundaries: seed 000's recorder appends each run of the server to
- * the same tape, and a run ends with `{"op":"halt"}`; so a new session (a fresh
- * server) starts after every halt pair. Single-shot tapes: one pair per session.
+ * the same tape, and a run ends with `{"op":"halt"}` or at end of input; so a
+ * new session (a fresh server) starts after every halt pair and where the
+ * tape's notes say a run was appended (passed in `halts` as the pair before).
+ * Single-shot tapes: one pair per session.
  */
 export function splitSessions(count: number, halts: readonly number[], singleShot: boolean): number[][] {
   const sessions: number[][] = [];

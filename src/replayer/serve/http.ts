@@ -103,7 +103,11 @@ export async function listenHttp(matcher: TapeMatcher, options: HttpServeOptions
     send(res, 200, isRpc ? 'application/json' : 'application/x-ndjson', isRpc ? reply.trimEnd() : reply);
   };
 
-  const server = createServer((req, res) => void handle(req, res));
+  // Seed 000: connections are short-lived, one request, one response, connection closed.
+  const server = createServer((req, res) => {
+    res.shouldKeepAlive = false;
+    void handle(req, res);
+  });
   if (options.listen.kind === 'unix') {
     await listenUnix(server, options.listen.path);
     return { address: options.listen, server };

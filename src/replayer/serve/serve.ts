@@ -58,7 +58,7 @@ export async function serveTape(tapeOrPath: ProtocolTape | string, options: Serv
   const shown = serveLogText(tape, env);
 
   const matcher = new TapeMatcher(tape, normaliser, env);
-  const contentLength = tape.pairs[0]?.raw.slice(-400).includes(`"framing":"${CONTENT_LENGTH}"`) ?? false;
+  const contentLength = tape.pairs.some((p) => p.framing === CONTENT_LENGTH);
 
   const unmatched: UnmatchedRequest[] = [];
   const history: string[] = [];

@@ -12,7 +12,7 @@ const temp = useTempDirs();
 const WORKLOAD = ['node', join(ROOT, 'test/fixtures/protocol/workload-client.mjs')];
 
 describe('serve --pace', () => {
-  test('recorded (the default): the SDK client gets each recorded progress notification before the result', async () => {
+  test('recorded (the default): the SDK client gets each recorded progress notification before the result', { timeout: 150_000 }, async () => {
     const tape = join(temp(), 'workload.ndjson');
     const rec = await run([...WORKLOAD, '--', 'node', CLI, 'record', '--out', tape, '--', ...EVERYTHING_SERVER]);
     expect(rec.code, rec.stderr).toBe(0);

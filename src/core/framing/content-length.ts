@@ -2,9 +2,9 @@
  * Content-Length framing (LSP, DAP): each message is a header block
  * (`Content-Length: N\r\n`, maybe other `Name: value\r\n` lines, then `\r\n`)
  * followed by N bytes of JSON. The tape keeps each message's JSON as one value
- * (a request's text, one line of a response), and the header block only when
- * it is not the canonical `Content-Length: N\r\n\r\n` (headersOf), so a
- * replay or serve writes the same bytes back.
+ * (a request's text, one line of a response); replay and serve write each back
+ * with the canonical `Content-Length: N\r\n\r\n` header, which is what LSP
+ * and DAP clients send (other header lines are not kept).
  */
 export const CONTENT_LENGTH = 'content-length';
 
@@ -37,13 +37,10 @@ export interface FramedMessage {
 /**
  * Splits a byte stream into messages. `push` returns each complete message's
  * body followed by "\n" (what the line framing calls a line, so the same
- * framer pairs them), and keeps the header blocks for `headers()`.
+ * framer pairs them).
  */
 export class ContentLengthSplitter {
   private pending: Buffer = Buffer.alloc(0);
-  /** Header blocks of the messages returned since the last take, when any was not canonical. */
-  private headers: string[] = [];
-  private unusual = false;
   /** A header block without a Content-Length: the rest of the stream is not framed (kept as a partial). */
   broken?: string;
 
@@ -64,19 +61,9 @@ export class ContentLengthSplitter {
       if (this.pending.length < end + 4 + length) break;
       const body = this.pending.subarray(end + 4, end + 4 + length);
       this.pending = this.pending.subarray(end + 4 + length);
-      this.headers.push(header);
-      if (header !== canonicalHeader(body)) this.unusual = true;
       out.push(Buffer.concat([body, NL]));
     }
     return out;
-  }
-
-  /** The header blocks of the messages since the last call, or undefined when all were canonical. */
-  takeHeaders(): string[] | undefined {
-    const h = this.unusual ? this.headers : undefined;
-    this.headers = [];
-    this.unusual = false;
-    return h;
   }
 
   peek(): Buffer {

@@ -63,7 +63,7 @@ export async function driveSession(prepared: PreparedTape, session: readonly num
   });
   const add = (pair: number | undefined, text: string, expectsOutput: boolean, p = pair === undefined ? undefined : prepared.at(pair)): Exchange | undefined => {
     // Written before it is registered (no output is read in between): the server starts on it sooner.
-    if (text.trim() !== '') server!.send(text, p?.headers); // a blank line is no request
+    if (text.trim() !== '') server!.send(text); // a blank line is no request
     const index = framer.nextRequestIndex;
     if (pair !== undefined) pairOfExchange.set(index, { index: pair, p: p! });
     const recorded = p === undefined ? undefined : s.withDir(p.expected);

@@ -20,8 +20,6 @@ export interface PreparedPair {
   /** The recorded response with secrets restored (latin1 when the tape kept raw bytes). */
   expected: string;
   normaliser: Normaliser;
-  /** Content-Length framing: the request's recorded header block, when it was not the canonical one. */
-  headers?: string;
 }
 
 /** A request the recorded server sent to the client, and the pair holding the client's answer. */
@@ -92,10 +90,7 @@ export async function prepareProtocolTape(tapeOrPath: ProtocolTape | string, opt
   if (seen.error) throw seen.error; // after the whole tape is read: a malformed line is named first
   const at = (i: number): PreparedPair => {
     const pair = store.pair(i);
-    const p: PreparedPair = { pair, send: seen.send.get(i) ?? pair.request, expected: seen.expected.get(i) ?? pair.response, normaliser: seen.normalisers.get(i) ?? normaliser };
-    const headers = seen.headers.get(i);
-    if (headers !== undefined) p.headers = headers;
-    return p;
+    return { pair, send: seen.send.get(i) ?? pair.request, expected: seen.expected.get(i) ?? pair.response, normaliser: seen.normalisers.get(i) ?? normaliser };
   };
   return {
     tape,
@@ -125,7 +120,6 @@ class PairFacts {
   readonly answers: Array<[number, string]> = [];
   readonly carriesMethod: Array<[number, string]> = [];
   readonly cancels: Array<[number, string]> = [];
-  readonly headers = new Map<number, string>();
   framing?: string;
   readonly secrets = new Set<string>();
   usesTmpdir = false;

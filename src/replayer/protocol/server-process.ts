@@ -129,10 +129,10 @@ export class ServerProcess {
     if (!this.exit) this.child.stdin.write(data);
   }
 
-  /** One message: a line, or under Content-Length framing a header block (`header`: the recorded one) and the body. */
-  send(text: string, header?: string): void {
+  /** One message: a line, or under Content-Length framing the canonical header block and the body. */
+  send(text: string): void {
     if (this.exit) return;
-    if (this.framing === CONTENT_LENGTH) this.child.stdin.write(frameMessage(text, header));
+    if (this.framing === CONTENT_LENGTH) this.child.stdin.write(frameMessage(text));
     else this.child.stdin.write(`${text}\n`);
   }
 

@@ -9,6 +9,7 @@ import { encodeKeys } from './input/keys.js';
 import { mouseAction, pointerBytes, type MouseOptions, type MouseResult, type PointerEvent, type WheelDirection } from './input/mouse.js';
 import { PtyProcess, type PtyExit } from './pty/pty.js';
 import { trackProcess } from './registry.js';
+import { noteOwner } from './owner.js';
 import { checkWorkingDirectory, resolveCommand } from './pty/resolve-command.js';
 import { normaliseSignal } from './pty/signals.js';
 import type { InputResult, KeysResult, ScreenWaitResult, SpawnOptions, TerminalExit, TerminalSnapshot } from './terminal-types.js';
@@ -73,6 +74,7 @@ export class Terminal {
       onExit: (exit) => void this.onExit(exit),
     });
     this.untrack = trackProcess(this.child);
+    noteOwner(this);
     this.size = { rows, cols };
     this.buildScreen = () => {
       const screen = new Screen({ rows, cols, scrollback: options.scrollback });

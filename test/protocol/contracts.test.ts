@@ -38,7 +38,7 @@ describe('output and input contracts', () => {
     writeFileSync(tape, '\n');
     const res = await tapedeckInProcess(['replay', tape, '--', ...ECHO]);
     expect(res.code).toBe(2);
-    expect(res.stderr).toContain(`${tape}: the tape has no pairs`);
+    expect(res.stderr).toContain(`${tape}:1: the tape has no pairs`);
     const allowed = await tapedeckInProcess(['replay', tape, '--allow-empty', '--', ...ECHO]);
     expect(allowed.code).toBe(0);
   });
@@ -191,7 +191,9 @@ describe('fix per seed 001', () => {
     const input = [envelopeFor(a), envelopeFor(b)].map((e) => JSON.stringify(e)).join('\n');
     const res = await tapedeckInProcess(['fix', '--apply', a], { input: `${input}\n` });
     expect(res.code).toBe(0);
-    expect(res.stderr).toContain('Applied 1 fix(es) (MT4099 ×1)');
+    expect(res.stderr).toContain('applied MT4099 — upper\nApplied 1 fix (MT4099 ×1)\n');
+    // The envelope for another file is counted, not dropped silently.
+    expect(res.stderr).toContain(`Skipped 1 envelope(s) for other files than ${a}\n`);
     expect(readFileSync(a, 'utf8')).toBe('one\nTWO\nthree\n');
     expect(readFileSync(b, 'utf8')).toBe('one\ntwo\nthree\n');
 

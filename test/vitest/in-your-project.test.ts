@@ -84,13 +84,15 @@ function screenGolden(lines: string[], cursorRow: number): string {
   return `tapedeck-screen v1 cols=40 rows=6 cursor=${cursorRow},0 cursor-visible=yes alt-screen=no\n${rows.join('\n')}\n`;
 }
 
-/** tsc over the fixture's types-check.ts and every ```ts block of the README, each its own module, against the installed package's types. */
+/** tsc over the fixture's types-check.ts and every ```ts block of the README and the docs, each its own module, against the installed package's types. */
 async function typecheckReadme(): Promise<{ res: RunResult; examples: number }> {
   const dir = join(base, 'types');
   mkdirSync(dir, { recursive: true });
   symlinkSync(join(mono, 'node_modules'), join(dir, 'node_modules'));
   cpSync(join(mono, 'types-check.ts'), join(dir, 'types-check.ts'));
-  const examples = [...readFileSync(join(ROOT, 'README.md'), 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)].map((m, i) => {
+  const pages = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+  const blocks = pages.flatMap((page) => [...readFileSync(join(ROOT, page), 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)]);
+  const examples = blocks.map((m, i) => {
     writeFileSync(join(dir, `readme-${i + 1}.ts`), `${m[1]}\nexport {};\n`);
     return `readme-${i + 1}.ts`;
   });
@@ -253,16 +255,20 @@ describe('tapedeck in someone else\'s project', () => {
     expect(readdirSync(join(lib, 'goldens/test/lib.test.ts')).filter((f) => f.startsWith('screenshot')).sort()).toEqual(['screenshot-golden.png']);
   });
 
-  test('each run ends with one line saying what happened to goldens', () => {
+  test('each run ends with one line on stderr saying what happened to goldens', () => {
     // Written: 4 names, 2 ui, the mid-draw screen, 2 banner screens, the local-only test, the screenshot,
     // "Same Name", the exchange. Candidates: the changed screen and the drifting tape. Obsolete: ui's old-name.txt.
-    const line = (run: typeof first) => run.res.stdout.match(/tapedeck goldens:.*/)?.[0];
+    // On stderr: stdout may be a machine-read report.
+    const line = (run: typeof first) => run.res.stderr.match(/tapedeck goldens:.*/)?.[0];
     expect(line(first)).toContain('tapedeck goldens: 13 written, 0 updated, 1 obsolete, 2 candidates left (.new)');
     expect(line(second)).toContain('tapedeck goldens: 0 written, 0 updated, 1 obsolete, 0 candidates left (.new)');
     // -u: the changed screen and the drifting tape are updated, old-name.txt removed.
-    expect(line(third), third.res.stdout.slice(-3000)).toContain('tapedeck goldens: 0 written, 2 updated, 1 obsolete (1 removed), 0 candidates left (.new)');
+    expect(line(third), third.res.stderr.slice(-3000)).toContain('tapedeck goldens: 0 written, 2 updated, 1 obsolete (1 removed), 0 candidates left (.new)');
     // With the reporter registered the workers leave the line to it: one line per run, not one per file.
-    for (const run of [first, second, third]) expect(run.res.stdout.match(/tapedeck goldens:/g)).toHaveLength(1);
+    for (const run of [first, second, third]) {
+      expect(run.res.stderr.match(/tapedeck goldens:/g)).toHaveLength(1);
+      expect(run.res.stdout).not.toContain('tapedeck goldens:');
+    }
   });
 
   test('a missing golden is written in a reviewable format', () => {
@@ -330,7 +336,7 @@ describe('tapedeck in someone else\'s project', () => {
     expect(crash).toContain('server exited (exit code 3) before completing this response');
   });
 
-  test('matcher typings accept only what the matchers handle; key names are a typed union; README\'s TypeScript examples compile', async () => {
+  test('matcher typings accept only what the matchers handle; key names are a typed union; the TypeScript examples of README and docs compile', async () => {
     const { res, examples } = await typecheck;
     expect(examples).toBeGreaterThanOrEqual(4);
     expect(res.code, res.stdout + res.stderr).toBe(0);

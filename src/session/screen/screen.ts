@@ -46,6 +46,10 @@ export interface SnapshotCell {
   invisible: boolean;
   strikethrough: boolean;
   overline: boolean;
+  /** The underline's style when it is not a single line (SGR 4:2–4:5, 21); absent otherwise. */
+  underlineStyle?: 'double' | 'curly' | 'dotted' | 'dashed';
+  /** The underline's own colour (SGR 58); absent when it is the text's. */
+  underlineColor?: CellColor;
 }
 
 /** Seed 002 §14 snapshot fields. Rows and columns are 0-based. */
@@ -58,6 +62,8 @@ export interface ScreenSnapshot {
   scrollbackLines?: string[];
   /** One array per visible row, `cols` cells each. */
   cells?: SnapshotCell[][];
+  /** The cursor's shape (DECSCUSR) when it is not a block; with cells only. */
+  cursorStyle?: 'underline' | 'bar';
 }
 
 /** The terminal modes that change which bytes a key sends. */
@@ -203,7 +209,11 @@ export class Screen {
       visibleLines: this.visibleLines(),
     };
     if (options.includeScrollback) snap.scrollbackLines = this.scrollbackLines();
-    if (options.includeCells) snap.cells = this.cells();
+    if (options.includeCells) {
+      snap.cells = this.cells();
+      const style = cursorStyleOf(this.xterm);
+      if (style) snap.cursorStyle = style;
+    }
     return snap;
   }
 
@@ -239,7 +249,7 @@ function colorKind(isDefault: boolean, isPalette: boolean): 'default' | 'palette
 }
 
 function describeCell(cell: IBufferCell): SnapshotCell {
-  return {
+  const described: SnapshotCell = {
     char: cell.getChars(),
     width: cell.getWidth(),
     fg: resolveColor(colorKind(cell.isFgDefault(), cell.isFgPalette()), cell.getFgColor()),
@@ -254,6 +264,32 @@ function describeCell(cell: IBufferCell): SnapshotCell {
     strikethrough: cell.isStrikethrough() !== 0,
     overline: cell.isOverline() !== 0,
   };
+  if (described.underline) underlineExtras(cell, described);
+  return described;
+}
+
+/**
+ * Underline style and colour are not in xterm.js's public cell API: they are
+ * in the cell's extended attributes (bits 26-28 the style, 0-25 the colour and
+ * its mode), valid when the background word's HAS_EXTENDED bit is set.
+ */
+function underlineExtras(cell: IBufferCell, out: SnapshotCell): void {
+  const raw = cell as unknown as { bg?: number; extended?: { _ext?: number } };
+  if (typeof raw.bg !== 'number' || !(raw.bg & 0x10000000) || typeof raw.extended?._ext !== 'number') return;
+  const ext = raw.extended._ext;
+  const style = (ext >>> 26) & 7;
+  const styles = [undefined, undefined, 'double', 'curly', 'dotted', 'dashed'] as const;
+  if (styles[style]) out.underlineStyle = styles[style];
+  const mode = ext & 0x3000000;
+  if (mode === 0x1000000 || mode === 0x2000000) out.underlineColor = resolveColor('palette', ext & 0xff);
+  else if (mode === 0x3000000) out.underlineColor = resolveColor('rgb', ext & 0xffffff);
+}
+
+/** DECSCUSR's shape, kept by xterm.js in its core's private modes. */
+function cursorStyleOf(term: XTerm): 'underline' | 'bar' | undefined {
+  const core = (term as unknown as { _core?: { coreService?: { decPrivateModes?: { cursorStyle?: string } } } })._core;
+  const style = core?.coreService?.decPrivateModes?.cursorStyle;
+  return style === 'underline' || style === 'bar' ? style : undefined;
 }
 
 function blankCell(): SnapshotCell {

@@ -88,7 +88,10 @@ export async function recordProtocol(options: RecordProtocolOptions): Promise<Re
 
   const tape = new TapeAppender(options.out, report);
   let fragment: Exchange | undefined;
-  const budget = new RecordBudget((reason) => tape.giveUp(reason));
+  const budget = new RecordBudget((reason) => {
+    tape.giveUp(reason);
+    framer.dropHeld(); // nothing more goes on the tape: the response held so far is let go too
+  });
   const serverLines = new LineSplitter();
   const clientLines = new LineSplitter();
   const dir = options.tmpdir;

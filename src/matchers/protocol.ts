@@ -13,7 +13,7 @@ import { TapedeckError } from '../core/diagnostics/errors.js';
 import { isTerminalTape } from '../tape/kind.js';
 import { replayCastCleanly } from './terminal-replay.js';
 import { formatDrifts, replayVerdict } from './format.js';
-import { displayPath as shown, nextGoldenPath, projectRoot, updatePolicyFor, usedGoldens, type MatcherStateLike } from './context.js';
+import { displayPath as shown, goldenOwner, nextGoldenPath, projectRoot, updatePolicyFor, usedGoldens, type MatcherStateLike } from './context.js';
 import { recordGolden } from './summary.js';
 
 interface State extends MatcherStateLike {
@@ -77,7 +77,7 @@ export async function toReplayCleanly(this: State, received: unknown, command?: 
   const base = { command, update: policy.mode === 'all', writePending: policy.mode === 'new', ...settings(opts) };
   // Read once: the first pair says the transport it was recorded on (unless options.transport says otherwise).
   const prepared = await prepareProtocolTape(tape, base);
-  const recordedOn = wireOf(prepared.count > 0 ? prepared.at(0).pair.raw : '')?.transport;
+  const recordedOn = (prepared.count > 0 ? wireOf(prepared.at(0).pair) : undefined)?.transport;
   const target = opts.transport ?? (recordedOn ? { transport: recordedOn } : undefined);
   const result = target ? await (await import('../replayer/transport/replay.js')).replayOverTransport(prepared, { ...base, target }) : await replayProtocolTape(prepared, base);
   recordGolden({ status: result.updatedPairs > 0 ? 'updated' : result.pendingPath ? 'mismatch' : 'matched', artifacts: result.pendingPath ? [result.pendingPath] : [] }, tape);
@@ -95,7 +95,7 @@ export async function toMatchExchange(this: State, received: unknown, requests: 
   if (this.isNot) throw new Error('toMatchExchange cannot be negated');
   const list = (Array.isArray(requests) ? requests : [requests]).map((r) => r.trim()).filter((r) => r !== '');
   if (list.length === 0) throw new TypeError('toMatchExchange: give at least one request line');
-  const { path, displayPath } = nextGoldenPath(this, 'ndjson');
+  const { path, displayPath } = nextGoldenPath(this, 'ndjson', undefined, goldenOwner(this, 'toMatchExchange'));
   const store = new GoldenStore(updatePolicyFor(this));
   const s = settings(options);
 

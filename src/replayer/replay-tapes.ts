@@ -80,7 +80,7 @@ export async function replayTapes(patterns: readonly string[], options: ReplayTa
   }
   const replayProtocol = async (tape: PreparedTape): Promise<ProtocolTapeResult> => {
     const choice = options.transport;
-    const recordedOn = choice?.transport === 'auto' ? wireOf(tape.count > 0 ? tape.at(0).pair.raw : '')?.transport : undefined;
+    const recordedOn = choice?.transport === 'auto' ? (tape.count > 0 ? wireOf(tape.at(0).pair) : undefined)?.transport : undefined;
     const target = choice?.transport === 'auto' ? (recordedOn ? { transport: recordedOn, authToken: choice.authToken } : undefined) : choice;
     // The network transports load only when a tape travels over one.
     // Marked in place: a spread would build the pairs the result derives only when read.

@@ -38,9 +38,11 @@ describe('tapedeck fix --apply --from-stdin', () => {
     const plain = await tapedeckInProcess(['fix', '--apply', '--from-stdin'], { input: envelopes });
     expect(plain.code).toBe(1);
     expect(plain.stderr).toContain('confidence 0.6 is below the threshold 0.85');
+    // The loop's decision (docs/formats.md): the seed's exit code, and one line naming what applies them.
+    expect(plain.stderr).toContain("2 of them accept drift (tapedeck's own fixes, confidence 0.6): add --accept-drift to apply them\n");
     const fix = await tapedeckInProcess(['fix', '--apply', '--from-stdin', '--accept-drift'], { input: envelopes });
-    expect(fix.stderr).toContain(`applied TD1001 — accept the live response (${tape}:3)`);
-    expect(fix.stderr).toContain('Applied 2 fix(es) (TD1001 ×2); 0 not applied');
+    // Seed 001's stderr, exactly: one "applied CODE — LABEL" line per fix, then the tally.
+    expect(fix.stderr).toBe('applied TD1001 — accept the live response\napplied TD1001 — accept the live response\nApplied 2 fixes (TD1001 ×2)\n');
     expect(fix.code).toBe(0);
     const clean = await tapedeck(['replay', tape, '--', ...server], { env: { AGENT_SERVER_ROOT: join(ROOT, 'examples/project') } });
     expect(clean.code).toBe(0);
@@ -49,7 +51,8 @@ describe('tapedeck fix --apply --from-stdin', () => {
     const stale = await tapedeckInProcess(['fix', '--apply', '--from-stdin', '--accept-drift'], { input: envelopes });
     expect(stale.code).toBe(1);
     expect(stale.stderr).toContain('do not match (stale diff)');
-    expect(stale.stderr).toContain('Applied 0 fix(es); 2 not applied');
+    expect(stale.stderr).toContain('Applied 0 fixes\n');
+    expect(stale.stderr).toContain('Not applied: 2 (TD1001 ×2)\n');
   });
 
   test('--code filters envelopes, and bad input is exit 2', async () => {
@@ -58,7 +61,7 @@ describe('tapedeck fix --apply --from-stdin', () => {
     copyFileSync(AGENT_GOLDEN, tape);
     const replay = await tapedeck(['replay', tape, '--json', '--', ...changedServer(dir)]);
     const none = await tapedeckInProcess(['fix', '--apply', '--from-stdin', '--code', 'TD1004'], { input: replay.stdout });
-    expect(none.stderr).toContain('Applied 0 fix(es); 0 not applied');
+    expect(none.stderr).toBe('Applied 0 fixes\n');
     expect(readFileSync(tape, 'utf8')).toBe(readFileSync(AGENT_GOLDEN, 'utf8'));
     const bad = await tapedeckInProcess(['fix', '--apply', '--from-stdin'], { input: '{"schema_version":"1.0"\n' });
     expect(bad.code).toBe(2);

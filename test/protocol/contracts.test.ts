@@ -191,7 +191,9 @@ describe('fix per seed 001', () => {
     const input = [envelopeFor(a), envelopeFor(b)].map((e) => JSON.stringify(e)).join('\n');
     const res = await tapedeckInProcess(['fix', '--apply', a], { input: `${input}\n` });
     expect(res.code).toBe(0);
-    expect(res.stderr).toContain('Applied 1 fix(es) (MT4099 ×1)');
+    expect(res.stderr).toContain('applied MT4099 — upper\nApplied 1 fix (MT4099 ×1)\n');
+    // The envelope for another file is counted, not dropped silently.
+    expect(res.stderr).toContain(`Skipped 1 envelope(s) for other files than ${a}\n`);
     expect(readFileSync(a, 'utf8')).toBe('one\nTWO\nthree\n');
     expect(readFileSync(b, 'utf8')).toBe('one\ntwo\nthree\n');
 

@@ -164,7 +164,7 @@ describe('tapedeck record (protocol tap)', () => {
     expect(missing.stderr).not.toMatch(/\n\s+at /); // no stack trace
     const badBoundary = await tapedeckInProcess(['record', '--out', tape, '--boundary', 'sometimes', '--', 'cat']);
     expect(badBoundary.code).toBe(2);
-    expect(badBoundary.stderr).toContain('--boundary must be auto, done, jsonrpc or idle:MS');
+    expect(badBoundary.stderr).toContain('--boundary must be auto, done, jsonrpc, idle:MS or id:PATH');
     expect(existsSync(tape)).toBe(false);
   });
 

@@ -83,7 +83,7 @@ describe('tapedeck replay (protocol)', () => {
       span: { file: tape, line: 3, col: 1 },
       title: 'response drifted',
       fix: { kind: 'other' },
-      see_also: ['tapedeck explain TD1001'],
+      see_also: ['TD1004', 'TD1005', 'docs/formats.md#diagnostic-envelopes'],
     });
     const original = readFileSync(tape, 'utf8');
     const line3 = original.split('\n')[2];

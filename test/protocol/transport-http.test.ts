@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { connect } from 'node:net';
 import { join } from 'node:path';
@@ -6,6 +6,8 @@ import { describe, expect, test } from 'vitest';
 import { AGENT_SERVER, ROOT, run, tapedeckInProcess, useTempDirs } from '../helpers/cli.js';
 import { startTapedeck } from '../helpers/net.js';
 import '../../src/matchers/index.js';
+import { readProtocolTape, type TapePair } from '../../src/tape/protocol/tape.js';
+import type { WireNote } from '../../src/tape/protocol/wire.js';
 
 const temp = useTempDirs();
 const TOKEN = 's3cret-token-value';
@@ -52,8 +54,13 @@ describe('seed 000 over HTTP', () => {
 
     const text = readFileSync(tape, 'utf8');
     expect(text).not.toContain(TOKEN);
-    const pairs = text.trim().split('\n').map((l) => JSON.parse(l));
-    // 6 single POSTs (halt is not sent over HTTP), a batch of 2, version, one more POST, the 401.
+    expect(readFileSync(`${tape}.notes`, 'utf8')).not.toContain(TOKEN);
+    // Seed 000's tape: every line exactly its two keys, agent requests only (no GET, no 401 from the transport).
+    const lines = text.trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.map((l) => Object.keys(l).join())).toEqual(Array(9).fill('request,response'));
+    expect(lines.some((l) => l.request.startsWith('GET '))).toBe(false);
+    // tapedeck reads the notes beside it: 6 single POSTs (halt is not sent over HTTP), a batch of 2, version, one more POST, the 401.
+    const pairs = (await readProtocolTape(tape)).pairs as Array<TapePair & { wire: WireNote }>;
     expect(pairs).toHaveLength(11);
     expect(pairs[0]).toMatchObject({ request: '{"op":"check","path":"main.mty","include_source":true}', wire: { transport: 'http', method: 'POST', path: '/v1/agent', status: 200, content_type: 'application/x-ndjson', auth: true } });
     expect(pairs[0].response.trim().split('\n').at(-1)).toBe('{"kind":"done","exit_code":1}');
@@ -97,6 +104,7 @@ describe('seed 000 over HTTP', () => {
     const dir = temp();
     const tape = join(dir, 'edited.ndjson');
     writeFileSync(tape, readFileSync(GOLDEN, 'utf8').replace('\\"would_reformat\\":true', '\\"would_reformat\\":false'));
+    copyFileSync(`${GOLDEN}.notes`, `${tape}.notes`); // how each pair travelled: beside the tape
     const res = await tapedeckInProcess(['replay', tape, '--transport', 'http', '--auth-token', TOKEN, '--', ...SERVER_HTTP], { env: { CI: 'true' } });
     expect(res.code).toBe(1);
     expect(res.stderr).toContain('$.would_reformat: expected false, got true');

@@ -1,8 +1,10 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { ROOT, run, useTempDirs, tapedeckInProcess } from '../helpers/cli.js';
 import { startTapedeck } from '../helpers/net.js';
+import { readProtocolTape, type TapePair } from '../../src/tape/protocol/tape.js';
+import type { WireNote } from '../../src/tape/protocol/wire.js';
 
 const temp = useTempDirs();
 // server-everything's Streamable HTTP mode takes its port from PORT.
@@ -22,7 +24,9 @@ describe('MCP Streamable HTTP with the official SDK client', () => {
     expect(lines.find((l) => l.kind === 'progress').value).toEqual([1, 2, 3].map((progress) => ({ progress, total: 3 })));
     await rec.stop();
 
-    const pairs = readFileSync(tape, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const pairs = (await readProtocolTape(tape)).pairs as Array<TapePair & { wire: WireNote }>;
+    // The GET stream and the DELETE are not agent requests: in the notes beside the tape, never tape lines.
+    expect(readFileSync(tape, 'utf8')).not.toMatch(/"request":"(GET|DELETE) /);
     const kinds = pairs.map((p) => (p.request.startsWith('{') ? JSON.parse(p.request).method : p.request));
     expect(kinds.slice(0, 5)).toEqual(['initialize', 'notifications/initialized', 'tools/list', 'tools/call', 'tools/call']);
     // The GET stream's pair is written when it ends, which is when the session is deleted.
@@ -43,6 +47,7 @@ describe('MCP Streamable HTTP with the official SDK client', () => {
     const dir = temp();
     const tape = join(dir, 'edited.ndjson');
     writeFileSync(tape, readFileSync(GOLDEN, 'utf8').replace('Echo: hello over http', 'Echo: hello over HTTP'));
+    copyFileSync(`${GOLDEN}.notes`, `${tape}.notes`);
     // Both tapes in one run, each against its own fresh server.
     const res = await tapedeckInProcess(['replay', GOLDEN, tape, '--jobs', '2', '--transport', 'http', '--', ...EVERYTHING_HTTP], { env: { CI: 'true' } });
     expect(res.stderr).toMatch(new RegExp(`ok +${GOLDEN.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(7 pairs`));
@@ -73,7 +78,7 @@ describe('MCP Streamable HTTP with the official SDK client', () => {
     expect(direct.code).toBe(0);
     expect(direct.stdout).toContain('hello from a JSON answer');
     await rec.stop();
-    const pairs = readFileSync(tape, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const pairs = (await readProtocolTape(tape)).pairs as Array<TapePair & { wire: WireNote }>;
     const call = pairs.find((p) => p.request.includes('"tools/call"'));
     expect(call.wire).toMatchObject({ status: 200, content_type: 'application/json' });
     expect(call.wire.sse).toBeUndefined();

@@ -6,6 +6,8 @@ import { describe, expect, test } from 'vitest';
 import { AGENT_SERVER, ROOT, run, tapedeck, tapedeckInProcess, useTempDirs } from '../helpers/cli.js';
 import { startTapedeck } from '../helpers/net.js';
 import '../../src/matchers/index.js';
+import { readProtocolTape, type TapePair } from '../../src/tape/protocol/tape.js';
+import type { WireNote } from '../../src/tape/protocol/wire.js';
 
 const temp = useTempDirs();
 const SERVER_UNIX = [...AGENT_SERVER, '--transport', 'unix', '--listen', '{{socket}}'];
@@ -88,7 +90,8 @@ describe('seed 000 over a Unix socket', () => {
     expect(la.at(-1)).toBe('{"kind":"done","exit_code":0}');
     expect(lb.at(-1)).toBe('{"kind":"done","exit_code":0}');
     await rec.stop();
-    const pairs = readFileSync(tape, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(readFileSync(tape, 'utf8').trim().split('\n').map((l) => Object.keys(JSON.parse(l)).join())).toEqual(Array(6).fill('request,response'));
+    const pairs = (await readProtocolTape(tape)).pairs as Array<TapePair & { wire: WireNote }>;
     expect(pairs).toHaveLength(6);
     const bySession = (s: number) => pairs.filter((p) => p.wire.session === s).map((p) => p.request);
     const sessions = [...new Set(pairs.map((p) => p.wire.session))].sort();
@@ -102,7 +105,7 @@ describe('seed 000 over a Unix socket', () => {
     const again = await startTapedeck(['record', '--out', tape, '--transport', 'unix', '--', ...SERVER_UNIX]);
     await converse(again.address.replace(/^unix:/, ''), ['{"op":"explain","code":"MT4099"}', '{"op":"halt"}']);
     await again.stop();
-    const all = readFileSync(tape, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const all = (await readProtocolTape(tape)).pairs as Array<TapePair & { wire: WireNote }>;
     expect(all.slice(6).map((p) => p.wire.session)).toEqual([3, 3]);
 
     const replay = await tapedeckInProcess(['replay', tape, '--transport', 'unix', '--', ...SERVER_UNIX]);

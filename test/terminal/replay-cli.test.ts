@@ -64,7 +64,7 @@ describe('tapedeck replay with terminal tapes', () => {
       code: 'TD1101',
       severity: 'error',
       span: { file: GOLDENS[0], line, col: 1, byte_start: byteStart, byte_end: byteStart + Buffer.byteLength(text.split('\n')[line - 1]) },
-      see_also: ['tapedeck explain TD1101'],
+      see_also: ['TD1102', 'TD1103', 'docs/formats.md#diagnostic-envelopes'],
     });
     expect(envelope.prose).toMatch(/^step 1: input "echo hello\\r"/);
     expect(envelope.prose).toContain('--step-timeout-ms');

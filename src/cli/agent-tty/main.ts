@@ -25,6 +25,7 @@ const COMMANDS: Record<string, Loader> = {
   'send-keys': async () => (await import('./commands/input.js')).sendKeys,
   resize: async () => (await import('./commands/input.js')).resize,
   signal: async () => (await import('./commands/input.js')).signal,
+  mouse: async () => (await import('./commands/mouse.js')).mouse,
   wait: async () => (await import('./commands/wait.js')).wait,
   snapshot: async () => (await import('./commands/capture.js')).snapshot,
   screenshot: async () => (await import('./commands/capture.js')).screenshot,

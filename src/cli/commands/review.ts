@@ -11,6 +11,7 @@ import { within } from '../../core/files/project-bounds.js';
 import { defineCommand, type CommandContext, type OptionSpecs } from '../command.js';
 import type { CliIO } from '../io.js';
 import { goldenPaths } from '../../core/golden/paths.js';
+import { reviewRoots } from '../../core/golden/roots.js';
 
 const options = {
   accept: { type: 'boolean', default: false, help: 'accept the pending goldens named (golden paths or folders), or "all"' },
@@ -44,7 +45,9 @@ async function review({ values, positionals, argv, io }: CommandContext<typeof o
     if (scope.length && !scope.some((s) => within(resolve(io.cwd, s), resolve(io.cwd, target)))) throw usageError(`review: ${target} is not under ${scope.join(', ')}`);
   }
   const paths = named.length ? named : scope;
-  const pending = findPending((paths.length ? paths : [root]).map((r) => resolve(io.cwd, r)));
+  // No folder given: the goldens of every vitest project root a run left candidates in, from any folder.
+  const found = paths.length ? undefined : reviewRoots(io.cwd, root, { withinPackage: Boolean(acting) });
+  const pending = findPending((found ? found.roots : paths).map((r) => resolve(io.cwd, r)));
 
   if (values.json) {
     io.stdout.write(`${jsonForTerminal({ ok: true, command: 'review', timestamp: new Date().toISOString(), result: { pending: pending.map((p) => describe(p, io.cwd)) } })}\n`);
@@ -71,7 +74,8 @@ async function review({ values, positionals, argv, io }: CommandContext<typeof o
     return refused ? 2 : 0;
   }
   if (pending.length === 0) {
-    io.stderr.write('tapedeck review: nothing pending\n');
+    const looked = found ? `; looked in ${found.lookedIn.map((d) => relative(io.cwd, d) || '.').join(', ')}` : '';
+    io.stderr.write(`tapedeck review: nothing pending${looked}\n`);
     return 0;
   }
   if (!io.stdin?.isTTY) {

@@ -12,9 +12,9 @@ export function packageVersion(): string {
 export const PROTOCOL_VERSION = '1.0.0';
 /**
  * Static, as in seed 002 §20: the one backend screenshots are drawn with
- * (render/browser/renderer.ts BROWSER_BACKEND, not imported: it loads Playwright; a test keeps them equal).
+ * (render/raster/index.ts RASTER_RENDERER, not imported here; a test keeps them equal).
  */
-export const RENDERER_BACKENDS = ['xterm-dom-chromium'];
+export const RENDERER_BACKENDS = ['tapedeck-raster'];
 
 /** Seed 002 §20's `version --json` result, shared by `tapedeck version` and `agent-tty version`. */
 export function versionResult(): Record<string, unknown> {

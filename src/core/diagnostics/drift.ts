@@ -27,6 +27,8 @@ export interface Drift {
   actual?: string;
   /** The tape line that would accept the live response (absent when there is none to accept). */
   acceptLine?: string;
+  /** The file `line` is in when it is not the tape: the tape's notes (a pair kept there, such as an HTTP GET). */
+  file?: string;
 }
 
 /** Terminal drift codes are TD11xx: their "pair" is a step of the cast. */

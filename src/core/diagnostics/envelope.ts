@@ -26,6 +26,35 @@ export interface DiagnosticEnvelope {
   prose: string;
   fix?: { kind: string; confidence: number; alternatives: FixAlternative[] };
   see_also?: string[];
+  /** With --include-source: the span's line with one line of context each side (seed 001). */
+  source?: { start_line: number; lines: string[] };
+}
+
+/** Where seed 001's envelope shape, and tapedeck's differences from it, are written down. */
+export const ENVELOPE_DOC = 'docs/formats.md#diagnostic-envelopes';
+
+/** Drift codes that tell a neighbouring story (what a reader of one may be seeing instead). */
+const RELATED: Record<string, string[]> = {
+  TD1001: ['TD1004', 'TD1005'],
+  TD1002: ['TD1003', 'TD1006'],
+  TD1003: ['TD1002', 'TD1105'],
+  TD1004: ['TD1005', 'TD1001'],
+  TD1005: ['TD1004', 'TD1001'],
+  TD1006: ['TD1002'],
+  TD1101: ['TD1102', 'TD1103'],
+  TD1102: ['TD1106', 'TD1103'],
+  TD1103: ['TD1102', 'TD1104'],
+  TD1104: ['TD1105'],
+  TD1105: ['TD1003', 'TD1104'],
+  TD1106: ['TD1102'],
+};
+
+/** Seed 001's see_also: related TDxxxx codes (`tapedeck explain CODE` prints each) and doc paths. */
+export function seeAlso(code: string): string[] {
+  const info = codeInfo(code);
+  const named = info ? [...info.explanation.matchAll(/\bTD\d{4}\b/g)].map((m) => m[0]) : [];
+  const related = [...new Set([...(RELATED[code] ?? []), ...named])].filter((c) => c !== code);
+  return [...related, ENVELOPE_DOC];
 }
 
 export function makeEnvelope(args: {
@@ -53,7 +82,7 @@ export function makeEnvelope(args: {
       alternatives: args.fix.alternatives,
     };
   }
-  env.see_also = [`tapedeck explain ${args.code}`];
+  env.see_also = seeAlso(args.code);
   return env;
 }
 

@@ -22,6 +22,8 @@ export interface RecordedPair {
   request: string;
   response: string;
   wire: WireNote;
+  /** Not an agent request (no body, or the transport's 401): kept in the tape's notes only, never as a tape line. */
+  notesOnly?: boolean;
 }
 
 /** Request headers that change what a server answers; nothing that identifies or authorises. */
@@ -49,7 +51,8 @@ export function pairsOf(ex: HttpExchange, nextBatch: () => number): RecordedPair
   if (Object.keys(headers).length > 0) wire.headers = headers;
 
   const body = ex.requestBody.trim();
-  if (body === '') return [{ request: methodPathRequest(ex.method, ex.path), response: ex.response, wire }];
+  if (body === '') return [{ request: methodPathRequest(ex.method, ex.path), response: ex.response, wire, notesOnly: true }];
+  if (ex.status === 401) return [{ request: body, response: ex.response, wire, notesOnly: true }];
   const lines = body.split('\n').map((l) => l.trim()).filter((l) => l !== '');
   if (isBatchPath(ex.path) && lines.length > 1) {
     const parts = splitAtDone(ex.response, lines.length);

@@ -65,8 +65,8 @@ export async function startHttpRecorder(options: HttpRecorderOptions): Promise<R
     // Written just after the response has gone out, off the round trip; setImmediate keeps the order.
     setImmediate(() => {
       for (const p of pairs) {
-        if (names.length === 0) tape.append(p.request, p.response, p.wire);
-        else tape.append(redact(p.request, names, redactWith), redact(p.response, names, redactWith), p.wire);
+        if (names.length === 0) tape.append(p.request, p.response, p.wire, p.notesOnly);
+        else tape.append(redact(p.request, names, redactWith), redact(p.response, names, redactWith), p.wire, p.notesOnly);
       }
     });
   };

@@ -3,10 +3,12 @@ import { killGroup } from '../../plumbing/process/group.js';
 import { spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { type Boundary, type Exchange, ResponseFramer, responseBytes } from '../../core/framing/boundary.js';
-import { TapedeckError } from '../../core/diagnostics/errors.js';
+import { TapedeckError, usageError } from '../../core/diagnostics/errors.js';
 import { LineSplitter } from '../../core/text/lines.js';
 import { redact } from '../../core/text/redact.js';
 import { TapeAppender, wholeJson } from './tape-writer.js';
+import { existsSync, rmSync } from 'node:fs';
+import { unreplayableFraming } from '../../core/framing/detect.js';
 import { RecordBudget } from './budget.js';
 import { signalExitCode } from '../../plumbing/process/exit.js';
 import { holdBack } from './backpressure.js';
@@ -86,8 +88,10 @@ export async function recordProtocol(options: RecordProtocolOptions): Promise<Re
   });
   if (stderrTarget !== 'inherit') child.stderr?.pipe(stderrTarget, { end: false });
 
+  const existed = existsSync(options.out);
   const tape = new TapeAppender(options.out, report);
   let fragment: Exchange | undefined;
+  let refused: string | undefined;
   const budget = new RecordBudget((reason) => {
     tape.giveUp(reason);
     framer.dropHeld(); // nothing more goes on the tape: the response held so far is let go too
@@ -123,7 +127,19 @@ export async function recordProtocol(options: RecordProtocolOptions): Promise<Re
   childIn.on('error', () => {});
   output.on('error', () => {});
 
+  let first = true;
   const onClientData = (chunk: Buffer) => {
+    if (first) {
+      first = false;
+      // A framing no replay can take is refused before a byte reaches the server.
+      refused = unreplayableFraming(chunk);
+      if (refused) {
+        input.off('data', onClientData);
+        childIn.end();
+        stopGroup('SIGTERM');
+        return;
+      }
+    }
     // Forward first: the tap's bookkeeping must not sit in the round trip. (The
     // response cannot arrive before this synchronous handler has registered the request.)
     // A server that reads slowly slows the client down, as it would without the tap.
@@ -214,6 +230,10 @@ export async function recordProtocol(options: RecordProtocolOptions): Promise<Re
   input.off('end', onClientEnd);
   if (input === process.stdin) process.stdin.pause();
   for (const [sig, fn] of forwarders) process.off(sig, fn);
+  if (refused) {
+    if (!existed) rmSync(options.out, { force: true });
+    throw usageError(`record: ${refused}`);
+  }
 
   return {
     exitCode: code ?? signalExitCode(signal),

@@ -1,6 +1,7 @@
-import { closeSync, fstatSync, ftruncateSync, openSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { formatPair } from '../../tape/protocol/tape.js';
-import { type WireNote, withWire } from '../../tape/protocol/wire.js';
+import { exchangeNoteLine, notesPath, pairNoteLine, runStartLine } from '../../tape/protocol/notes.js';
+import type { WireNote } from '../../tape/protocol/wire.js';
 import { limit } from '../../core/config/limits.js';
 
 /**
@@ -18,26 +19,45 @@ export class TapeAppender {
   private last?: { offset: number; request: string; response: Buffer | string };
   /** The tape's size as this appender left it (counted, not asked for per pair). */
   private size = 0;
+  /** Pairs in the tape (counted when a note needs the number). */
+  private pairs?: number;
+  private notesFd?: number;
+  /** This run's start is noted (appended to a tape with pairs, or single-shot). */
+  private runNoted = false;
 
   constructor(
     readonly path: string,
     private readonly report: (message: string) => void,
+    /** The run is single-shot (one request, stdin closed): noted so replay drives it so. */
+    private readonly options: { singleShot?: boolean } = {},
   ) {
     try {
       this.fd = openSync(path, 'a');
       this.size = fstatSync(this.fd).size;
+      if (this.size === 0) this.pairs = 0;
     } catch (err) {
       this.fail(err);
     }
   }
 
-  /** `wire` notes how the pair travelled when it was not stdio. */
-  append(request: string, response: Buffer | string, wire?: WireNote): void {
+  /**
+   * One pair: the tape gets seed 000's two-key line; how it travelled when not
+   * over stdio (`wire`) goes to the notes file beside it (tape/protocol/notes.ts).
+   * `notesOnly`: not an agent request (a body-less HTTP request, a 401 from the
+   * transport), kept in the notes only, never as a tape line.
+   */
+  append(request: string, response: Buffer | string, wire?: WireNote, notesOnly = false): void {
     if (this.fd === undefined) {
       this.failed++;
       return;
     }
-    const buf = this.lineOf(request, response, wire);
+    if (notesOnly && wire) {
+      const line = formatPair(request, response);
+      if (this.note(exchangeNoteLine(this.pairCount() + 1, line, wire))) this.written++;
+      else this.failed++;
+      return;
+    }
+    const buf = this.lineOf(request, response);
     if (!buf) return;
     try {
       this.last = { offset: this.size, request, response };
@@ -47,6 +67,14 @@ export class TapeAppender {
       while (off < buf.length) off += writeSync(this.fd, buf, off, buf.length - off);
       this.size += buf.length;
       this.written++;
+      if (this.pairs !== undefined) this.pairs++;
+      const n = this.pairCount(); // this pair's number
+      if (!this.runNoted) {
+        // Seed 000 appends each run and ends it at end of input, with no line saying so: the notes say where.
+        this.runNoted = true;
+        if (n > 1 || this.options.singleShot) this.note(runStartLine(n, this.options.singleShot ?? false));
+      }
+      if (wire) this.note(pairNoteLine(n, request, wire));
     } catch (err) {
       // A full disk or a file size limit cut the line short: take the part back so
       // the tape ends with a complete pair, and record no more (a gap would make a
@@ -78,6 +106,7 @@ export class TapeAppender {
       ftruncateSync(this.fd, offset);
       this.size = offset;
       this.written--;
+      if (this.pairs !== undefined) this.pairs--;
       this.append(request, response);
       return true;
     } catch (err) {
@@ -107,8 +136,8 @@ export class TapeAppender {
    * response (a non-UTF-8 byte is 2 bytes, base64 4/3, a quote 2), so the
    * line itself is measured; the tape then records no more (giveUp).
    */
-  private lineOf(request: string, response: Buffer | string, wire?: WireNote): Buffer | undefined {
-    const buf = Buffer.from(`${withWire(formatPair(request, response), wire)}\n`, 'utf8');
+  private lineOf(request: string, response: Buffer | string): Buffer | undefined {
+    const buf = Buffer.from(`${formatPair(request, response)}\n`, 'utf8');
     const max = limit('maxLineBytes');
     if (buf.length - 1 <= max) return buf;
     this.failed++;
@@ -121,7 +150,44 @@ export class TapeAppender {
     this.failed++;
   }
 
+  /** The pairs the tape holds now: counted from the file once, then kept. */
+  private pairCount(): number {
+    if (this.pairs === undefined) {
+      let n = 0;
+      try {
+        const text = readFileSync(this.path, 'utf8');
+        for (const line of text.split('\n')) if (line.trim() !== '') n++;
+      } catch {
+        /* unreadable: the notes number from 0 */
+      }
+      this.pairs = n;
+    }
+    return this.pairs;
+  }
+
+  /** One line to the notes file (best-effort, as the tape: a failure is reported once). */
+  private note(line: string): boolean {
+    try {
+      this.notesFd ??= openSync(notesPath(this.path), 'a');
+      const buf = Buffer.from(`${line}\n`, 'utf8');
+      let off = 0;
+      while (off < buf.length) off += writeSync(this.notesFd, buf, off, buf.length - off);
+      return true;
+    } catch (err) {
+      this.fail(err);
+      return false;
+    }
+  }
+
   close(): void {
+    if (this.notesFd !== undefined) {
+      try {
+        closeSync(this.notesFd);
+      } catch (err) {
+        this.fail(err);
+      }
+      this.notesFd = undefined;
+    }
     if (this.fd === undefined) return;
     try {
       closeSync(this.fd);

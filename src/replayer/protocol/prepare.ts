@@ -1,5 +1,7 @@
 import { TapedeckError } from '../../core/diagnostics/errors.js';
 import { classifyRpc } from '../../core/framing/boundary.js';
+import { parseObject } from '../../core/framing/rpc.js';
+import { cancelledId } from '../../core/framing/rules.js';
 import { Normaliser } from '../../core/text/normalise.js';
 import { placeholdersIn, restore } from '../../core/text/redact.js';
 import { readPairStore, type PairStore, type ProtocolTape, type TapePair } from '../../tape/protocol/tape.js';
@@ -28,6 +30,8 @@ export interface RecordedServerRequest {
   inPair: number;
   /** The pair whose request is the client's answer, if the tape has one. */
   answerPair?: number;
+  /** Its params as JSON text: a live request is matched by method and params, not by id. */
+  params: string;
 }
 
 export interface PreparedTape {
@@ -43,10 +47,14 @@ export interface PreparedTape {
   /** Pair indexes per session, each replayed against a fresh server. */
   sessions: number[][];
   serverRequests: RecordedServerRequest[];
+  /** Pairs whose request a later client notification cancelled (notifications/cancelled, $/cancelRequest). */
+  cancelled: Set<number>;
   /** The tape mentions {{tapedeck.tmpdir}}. */
   usesTmpdir: boolean;
   /** The names of the tape's secret placeholders, for redacting what is shown or written. */
   secrets: string[];
+  /** The tape's notes say it was recorded single-shot (one request, stdin closed), or a request spans lines. */
+  singleShot: boolean;
 }
 
 export const TMPDIR_PLACEHOLDER = '{{tapedeck.tmpdir}}';
@@ -86,10 +94,12 @@ export async function prepareProtocolTape(tapeOrPath: ProtocolTape | string, opt
     tape,
     count: store.count,
     at,
-    sessions: splitSessions(store.count, seen.halts, options.singleShot ?? false),
+    sessions: splitSessions(store.count, seen.halts, options.singleShot || seen.singleShot),
     serverRequests: indexServerRequests(seen.answers, seen.carriesMethod),
+    cancelled: cancelledPairs(seen.cancels, at),
     usesTmpdir: seen.usesTmpdir,
     secrets: [...seen.secrets],
+    singleShot: (options.singleShot ?? false) || seen.singleShot,
   };
 }
 
@@ -106,8 +116,10 @@ class PairFacts {
   readonly halts: number[] = [];
   readonly answers: Array<[number, string]> = [];
   readonly carriesMethod: Array<[number, string]> = [];
+  readonly cancels: Array<[number, string]> = [];
   readonly secrets = new Set<string>();
   usesTmpdir = false;
+  singleShot = false;
   error?: unknown;
 
   constructor(
@@ -129,10 +141,18 @@ class PairFacts {
     if (expected !== pair.response) this.expected.set(i, expected);
     const n = this.normaliser.forRequest(pair.request);
     if (n !== this.normaliser) this.normalisers.set(i, n);
+    // A new session after a halt, and where the notes say a recording run (ended at end of input) was appended.
+    if (pair.runStart && i > 0 && this.halts[this.halts.length - 1] !== i - 1) this.halts.push(i - 1);
     if (isHalt(send)) this.halts.push(i);
+    // A single-shot recording (noted), or a request over several lines (only single-shot sends one).
+    if (pair.singleShot || (pair.request.includes('\n') && !pair.inNotes)) this.singleShot = true;
     // Only a client answer (a response: "result" or "error") is indexed; an escaped key could spell either.
     if (send.includes('"id"') && (send.includes('"result"') || send.includes('"error"') || send.includes('\\u'))) this.answers.push([i, send]);
     if (expected.includes('"method"')) this.carriesMethod.push([i, expected]);
+    if (send.includes('ancel')) {
+      const id = cancelledId(parseObject(send));
+      if (id !== undefined) this.cancels.push([i, id]);
+    }
     if (pair.request.includes(TMPDIR_PLACEHOLDER) || pair.response.includes(TMPDIR_PLACEHOLDER)) this.usesTmpdir = true;
     if (pair.request.includes(SECRET) || pair.response.includes(SECRET)) for (const name of placeholdersIn(pair.request + pair.response)) this.secrets.add(name);
   }
@@ -142,8 +162,10 @@ const SECRET = '{{tapedeck.env.';
 
 /**
  * Session boundaries: seed 000's recorder appends each run of the server to
- * the same tape, and a run ends with `{"op":"halt"}`; so a new session (a fresh
- * server) starts after every halt pair. Single-shot tapes: one pair per session.
+ * the same tape, and a run ends with `{"op":"halt"}` or at end of input; so a
+ * new session (a fresh server) starts after every halt pair and where the
+ * tape's notes say a run was appended (passed in `halts` as the pair before).
+ * Single-shot tapes: one pair per session.
  */
 export function splitSessions(count: number, halts: readonly number[], singleShot: boolean): number[][] {
   const sessions: number[][] = [];
@@ -182,9 +204,26 @@ function indexServerRequests(clientAnswers: ReadonlyArray<[number, string]>, car
     for (const raw of splitMessages(expected)) {
       const msg = classifyRpc(raw);
       if (msg.type !== 'request') continue;
-      const method = (JSON.parse(raw) as { method: string }).method;
+      const parsed = JSON.parse(raw) as { method: string; params?: unknown };
+      const method = parsed.method;
+      const params = JSON.stringify(parsed.params ?? null);
       const answerPair = answers.get(msg.id)?.find((q) => q > i && !out.some((r) => r.answerPair === q));
-      out.push({ method, id: msg.id, inPair: i, answerPair });
+      out.push({ method, id: msg.id, inPair: i, answerPair, params });
+    }
+  }
+  return out;
+}
+
+/** The requests the cancels name: the last request before each cancel with its id (looked for among the 1000 before it). */
+function cancelledPairs(cancels: ReadonlyArray<[number, string]>, at: (i: number) => PreparedPair): Set<number> {
+  const out = new Set<number>();
+  for (const [c, id] of cancels) {
+    for (let j = c - 1; j >= 0 && j >= c - 1000; j--) {
+      const msg = classifyRpc(at(j).send);
+      if (msg.type === 'request' && msg.id === id) {
+        out.add(j);
+        break;
+      }
     }
   }
   return out;

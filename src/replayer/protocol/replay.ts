@@ -105,14 +105,14 @@ export async function replayProtocolTape(source: ProtocolTape | PreparedTape | s
     const runs: SessionRun[] = [];
     for (const session of prepared.sessions) {
       if (session.length === 0) continue;
-      const run = options.singleShot ? await driveSingleShot(prepared, session[0], settings, live) : await driveSession(prepared, session, answers, settings, live);
+      const run = options.singleShot || prepared.singleShot ? await driveSingleShot(prepared, session[0], settings, live) : await driveSession(prepared, session, answers, settings, live);
       runs.push(run);
       if (run.stop) break; // a stuck or dead server: the rest of the tape is not replayed
     }
 
     // Drifts end up in logs, reports and CI artifacts: secrets in them are shown as placeholders.
     const hide = (text: string) => redactWith(prepared.secrets, tmpdirToPlaceholder(text, scratch.dir), options.redactEnv ?? [], env);
-    const drifts = compareOnce(prepared, runs, live, settings, normaliser, hide, options.singleShot ?? false);
+    const drifts = compareOnce(prepared, runs, live, settings, normaliser, hide, (options.singleShot ?? false) || prepared.singleShot);
     const liveOf = (i: number) => {
       const ex = live.get(i);
       return ex ? liveBytes(ex, withDir(prepared.at(i).expected)) : undefined;
@@ -194,7 +194,7 @@ function compareOnce(prepared: PreparedTape, runs: SessionRun[], live: LiveRespo
     for (const i of indexes) {
       if (run.stop && i >= run.stop.pair) continue;
       const ex = live.get(i)!;
-      anyRpc ||= ex.rule.kind === 'jsonrpc';
+      anyRpc ||= ex.rule.kind === 'jsonrpc' || ex.rule.kind === 'id';
       last = { index: i, ex };
       if (!ex.same) {
         last.compared = comparedOf(i, ex);

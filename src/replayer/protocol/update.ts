@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { writeFileAtomic } from '../../core/files/atomic-write.js';
 import type { ProtocolTape } from '../../tape/protocol/tape.js';
 import { formatPair, parseProtocolTape } from '../../tape/protocol/tape.js';
+import { notesPath } from '../../tape/protocol/notes.js';
 import { withFileLock } from '../../core/files/file-lock.js';
 import { TapedeckError, ioError } from '../../core/diagnostics/errors.js';
 
@@ -28,18 +29,33 @@ export function rewriteTape(tape: ProtocolTape, responses: Map<number, string | 
         location: { file: tape.path },
       });
     }
-    const pieces: Buffer[] = [];
-    let cursor = 0;
-    fresh.pairs.forEach((pair, i) => {
-      const response = responses.get(i);
-      if (response === undefined) return;
-      pieces.push(text.subarray(cursor, pair.byteStart));
-      pieces.push(Buffer.from(replaceResponse(pair.raw, pair.request, response), 'utf8'));
-      cursor = pair.byteEnd;
-    });
-    pieces.push(text.subarray(cursor));
-    writeFileAtomic(target, Buffer.concat(pieces));
+    // Pairs kept in the tape's notes file (not agent requests) are rewritten there.
+    writeFileAtomic(target, splice(text, fresh.pairs, responses, false));
+    if (fresh.pairs.some((p, i) => p.inNotes && responses.has(i))) {
+      const notes = notesPath(tape.path);
+      let bytes: Buffer;
+      try {
+        bytes = readFileSync(notes);
+      } catch (err) {
+        throw ioError(notes, err);
+      }
+      writeFileAtomic(target === tape.path ? notes : `${notes}.new`, splice(bytes, fresh.pairs, responses, true));
+    }
   });
+}
+
+function splice(text: Buffer, pairs: ProtocolTape['pairs'], responses: Map<number, string | Buffer>, inNotes: boolean): Buffer {
+  const pieces: Buffer[] = [];
+  let cursor = 0;
+  pairs.forEach((pair, i) => {
+    const response = responses.get(i);
+    if (response === undefined || (pair.inNotes ?? false) !== inNotes) return;
+    pieces.push(text.subarray(cursor, pair.byteStart));
+    pieces.push(Buffer.from(replaceResponse(pair.raw, pair.request, response), 'utf8'));
+    cursor = pair.byteEnd;
+  });
+  pieces.push(text.subarray(cursor));
+  return Buffer.concat(pieces);
 }
 
 /**

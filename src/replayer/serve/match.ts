@@ -44,7 +44,7 @@ export class TapeMatcher {
       const norm = normaliser.forRequest(request).apply(request);
       return {
         pair,
-        wire: wireOf(pair.raw),
+        wire: wireOf(pair),
         request,
         response: restore(pair.responseBytes ? pair.responseBytes.toString('latin1') : pair.response, env, where),
         norm,

@@ -7,6 +7,7 @@ import { describeExit } from '../../plumbing/process/exit.js';
 import { LaunchedServer } from '../../plumbing/process/server-launch.js';
 import type { ProtocolTape } from '../../tape/protocol/tape.js';
 import { AUTH_TOKEN_VAR, wireOf } from '../../tape/protocol/wire.js';
+import { notesPath } from '../../tape/protocol/notes.js';
 import { type ComparedPair, comparePairs } from '../protocol/compare.js';
 import type { Drift } from '../../core/diagnostics/drift.js';
 import { type LiveOutcome, type WirePair, driveHttp } from './drive-http.js';
@@ -47,7 +48,7 @@ export async function replayOverTransport(source: ProtocolTape | PreparedTape | 
   const tape = ready.tape;
   const prepared: Prepared[] = Array.from({ length: ready.count }, (_, i) => {
     const p = ready.at(i);
-    const wire = wireOf(p.pair.raw);
+    const wire = wireOf(p.pair);
     if (wire?.auth && target.authToken === undefined) {
       throw new TapedeckError('TD2012', 'this pair was recorded with a bearer token: give --auth-token', { location: { file: tape.path, line: p.pair.line } });
     }
@@ -102,6 +103,7 @@ export async function replayOverTransport(source: ProtocolTape | PreparedTape | 
     expected: hide(prepared[i].expected),
     actual: actual === undefined ? undefined : hide(actual),
     acceptLine: actual === undefined || code === 'TD1002' || code === 'TD1003' ? undefined : replaceResponse(prepared[i].pair.raw, prepared[i].pair.request, hide(actual)),
+    ...(prepared[i].pair.inNotes ? { file: notesPath(tape.path) } : {}),
   });
 
   const drifts: Drift[] = [];
@@ -160,6 +162,7 @@ export async function replayOverTransport(source: ProtocolTape | PreparedTape | 
     rewriteTape(tape, replacements, pendingPath);
   } else if (options.writePending && drifts.length === 0) {
     rmSync(`${tape.path}.new`, { force: true });
+    rmSync(`${notesPath(tape.path)}.new`, { force: true }); // a candidate for a pair kept in the notes
   }
   const serverExit = server?.exit ? { code: server.exit.code, signal: server.exit.signal } : undefined;
   return { tape: tape.path, pairCount: pairs.length, pairs, drifts, updatedPairs, pendingPath, serverExit, durationMs: performance.now() - started };

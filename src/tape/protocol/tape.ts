@@ -3,6 +3,8 @@ import { TapedeckError, ioError } from '../../core/diagnostics/errors.js';
 import { eachNumberedLine, eachNumberedLineKept, numberedLinesOf, type NumberedLine } from '../../core/text/lines.js';
 import { warn } from '../../core/diagnostics/warn.js';
 import { limit, limitError, tooDeep } from '../../core/config/limits.js';
+import { checkNotesAgainst, readNotes, type NotesExchange, type TapeNotes } from './notes.js';
+import { checkWireNote, type WireNote } from './wire.js';
 
 /**
  * One recorded exchange of a protocol tape, seed 000's recorder format:
@@ -21,6 +23,14 @@ export interface TapePair {
   byteEnd: number;
   /** The line as stored, to rewrite untouched pairs byte for byte. */
   raw: string;
+  /** How it travelled when not over stdio (the tape's notes file, or an old tape's inline `wire` key). */
+  wire?: WireNote;
+  /** Kept only in the notes file (`line`, `byteStart`, `byteEnd` and `raw` are the notes line's): not an agent request. */
+  inNotes?: boolean;
+  /** A recording run (a fresh server) starts at this pair (the notes say so: a run appended to the tape). */
+  runStart?: boolean;
+  /** That run was single-shot: one request, stdin closed. */
+  singleShot?: boolean;
 }
 
 export interface ProtocolTape {
@@ -42,7 +52,7 @@ export function formatPair(request: string, response: Buffer | string): string {
 
 /** Reads and validates a whole tape; a bad line is a TapedeckError naming file:line. */
 export async function readProtocolTape(path: string): Promise<ProtocolTape> {
-  const reader = new TapeLines(path);
+  const reader = new TapeLines(path, undefined, readNotes(path));
   try {
     await eachNumberedLine(path, (l) => reader.add(l));
   } catch (err) {
@@ -68,7 +78,8 @@ export interface PairStore {
  * buffer, not 50,000 objects and 150,000 strings, for the replay's whole run.
  */
 export async function readPairStore(path: string, onPair: (pair: TapePair, index: number) => void): Promise<PairStore> {
-  const reader = new TapeLines(path, onPair);
+  const notes = readNotes(path);
+  const reader = new TapeLines(path, onPair, notes);
   let bytes: Buffer;
   try {
     bytes = await eachNumberedLineKept(path, (l) => reader.add(l));
@@ -77,7 +88,7 @@ export async function readPairStore(path: string, onPair: (pair: TapePair, index
     throw ioError(path, err);
   }
   const tape = reader.finish();
-  return new BytesPairStore(tape.path, bytes, reader.offsets.done(), tape.partialLine);
+  return new BytesPairStore(tape.path, bytes, reader.offsets.done(), tape.partialLine, notes?.bytes, reader.extras);
 }
 
 class BytesPairStore implements PairStore {
@@ -91,6 +102,10 @@ class BytesPairStore implements PairStore {
     /** line, byteStart, byteEnd of each pair. */
     private readonly where: Float64Array,
     private readonly partialLine: number | undefined,
+    /** The notes file's bytes, for the pairs kept there. */
+    private readonly notesBytes: Buffer | undefined,
+    /** What the notes add to a pair, by its index. */
+    private readonly extras: Map<number, PairExtras>,
   ) {
     this.count = where.length / 3;
   }
@@ -99,10 +114,13 @@ class BytesPairStore implements PairStore {
     const line = this.where[3 * i];
     const start = this.where[3 * i + 1];
     const end = this.where[3 * i + 2];
-    const text = this.bytes.toString('utf8', start, end);
-    const obj = JSON.parse(text) as { request: string; response: string; response_base64?: string };
+    const extra = this.extras.get(i);
+    const text = (extra?.inNotes ? this.notesBytes! : this.bytes).toString('utf8', start, end);
+    const obj = JSON.parse(text) as { request: string; response: string; response_base64?: string; wire?: WireNote };
     const responseBytes = obj.response_base64 === undefined ? undefined : Buffer.from(obj.response_base64, 'base64');
-    return { request: obj.request, response: obj.response, responseBytes, line, byteStart: start, byteEnd: end, raw: text };
+    const pair: TapePair = { request: obj.request, response: obj.response, responseBytes, line, byteStart: start, byteEnd: end, raw: text };
+    if (obj.wire) pair.wire = obj.wire;
+    return extra ? Object.assign(pair, extra) : pair;
   }
 
   get tape(): ProtocolTape {
@@ -136,27 +154,38 @@ class GrowingNumbers {
 
 /** The same over bytes already read (the rewrite re-reads the tape under its lock). */
 export function parseProtocolTape(path: string, bytes: Buffer, options: { quiet?: boolean } = {}): ProtocolTape {
-  const reader = new TapeLines(path);
+  const reader = new TapeLines(path, undefined, readNotes(path));
   for (const l of numberedLinesOf(bytes)) reader.add(l);
   return reader.finish(options.quiet);
 }
 
+type PairExtras = Pick<TapePair, 'wire' | 'inNotes' | 'runStart' | 'singleShot'>;
+
 /**
  * Lines to pairs. A last line without its newline that does not parse is what
  * a write cut short leaves: the complete pairs before it are kept, and the
- * line is named in a warning instead of failing the whole tape.
+ * line is named in a warning instead of failing the whole tape. With notes,
+ * the pairs kept only there are put in their places, and each tape pair gets
+ * its note.
  */
 class TapeLines {
   private pairs: TapePair[] = [];
   private count = 0;
+  /** Pairs read from the tape itself. */
+  private tapeCount = 0;
+  private nextExchange = 0;
+  private readonly requests = new Map<number, string>();
   private partialLine?: number;
   /** Read once per tape, not once per pair. */
   private readonly maxDepth = limit('maxJsonDepth');
   /** With onPair: each pair's line and byte range (the pairs themselves are handed over, not kept). */
   readonly offsets = new GrowingNumbers();
+  /** What the notes add to a pair, by its index (with onPair). */
+  readonly extras = new Map<number, PairExtras>();
   constructor(
     private readonly path: string,
     private readonly onPair?: (pair: TapePair, index: number) => void,
+    private readonly notes?: TapeNotes,
   ) {}
 
   add(l: NumberedLine): void {
@@ -177,6 +206,32 @@ class TapeLines {
   }
 
   private keep(pair: TapePair): void {
+    const notes = this.notes;
+    if (notes) {
+      const t = this.tapeCount++;
+      while (this.nextExchange < notes.exchanges.length && notes.exchanges[this.nextExchange].before <= t) this.keepExchange(notes.exchanges[this.nextExchange++]);
+      const wire = notes.wire.get(t);
+      if (wire) {
+        pair.wire = wire;
+        this.requests.set(t, pair.request);
+      }
+      const run = notes.runStarts.get(t);
+      if (run) {
+        pair.runStart = true;
+        if (run.singleShot) pair.singleShot = true;
+      }
+      if (wire || run) this.extras.set(this.count, { ...(wire ? { wire } : {}), ...(run ? { runStart: true, ...(run.singleShot ? { singleShot: true } : {}) } : {}) });
+    }
+    this.store(pair);
+  }
+
+  private keepExchange(ex: NotesExchange): void {
+    const pair: TapePair = { request: ex.request, response: ex.response, responseBytes: ex.responseBytes, line: ex.line, byteStart: ex.byteStart, byteEnd: ex.byteEnd, raw: ex.raw, wire: ex.wire, inNotes: true };
+    this.extras.set(this.count, { wire: ex.wire, inNotes: true });
+    this.store(pair);
+  }
+
+  private store(pair: TapePair): void {
     if (this.onPair) {
       this.offsets.push(pair.line, pair.byteStart, pair.byteEnd);
       this.onPair(pair, this.count);
@@ -185,6 +240,11 @@ class TapeLines {
   }
 
   finish(quiet = false): ProtocolTape {
+    const notes = this.notes;
+    if (notes) {
+      checkNotesAgainst(notes, this.tapeCount, (t) => this.requests.get(t) ?? '');
+      while (this.nextExchange < notes.exchanges.length) this.keepExchange(notes.exchanges[this.nextExchange++]);
+    }
     if (this.partialLine !== undefined && !quiet) {
       warn(`${this.path}:${this.partialLine}: the last line is incomplete (a write cut short?); it is skipped and the ${this.count} complete pair(s) before it are used`);
     }
@@ -214,7 +274,10 @@ function parsePairLine(file: string, { line, text, byteStart, byteEnd }: Numbere
     if (typeof obj.response_base64 !== 'string') throw bad('"response_base64" must be a string');
     responseBytes = Buffer.from(obj.response_base64, 'base64');
   }
-  return { request: obj.request, response: obj.response, responseBytes, line, byteStart, byteEnd, raw: text };
+  const pair: TapePair = { request: obj.request, response: obj.response, responseBytes, line, byteStart, byteEnd, raw: text };
+  // An old tape's inline note (tapes written now keep it in the notes file).
+  if (obj.wire !== undefined) pair.wire = checkWireNote(obj.wire, { file, line });
+  return pair;
 }
 
 /** A JSON message line (one starting with { or [) nested past the limit: nothing could compare it. */

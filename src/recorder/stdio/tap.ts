@@ -89,7 +89,10 @@ export async function recordProtocol(options: RecordProtocolOptions): Promise<Re
 
   const tape = new TapeAppender(options.out, report);
   let fragment: Exchange | undefined;
-  const budget = new RecordBudget((reason) => tape.giveUp(reason));
+  const budget = new RecordBudget((reason) => {
+    tape.giveUp(reason);
+    framer.dropHeld(); // nothing more goes on the tape: the response held so far is let go too
+  });
   let serverLines: LineSplitter | ContentLengthSplitter = new LineSplitter();
   let clientLines: LineSplitter | ContentLengthSplitter = new LineSplitter();
   let framing: string | undefined;

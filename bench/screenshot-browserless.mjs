@@ -20,12 +20,12 @@
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
-import { Screen } from '../dist/session/screen.js';
-import { closeRenderer, renderSnapshot } from '../dist/render/renderer.js';
-import { comparePngs } from '../dist/render/pixel-diff.js';
+import { Screen } from '../dist/session/screen/screen.js';
+import { closeRenderer, renderSnapshot } from '../dist/render/browser/renderer.js';
+import { comparePngs } from '../dist/render/pixel/diff.js';
 import { PROFILES } from '../dist/render/profiles.js';
-import { paletteRgb } from '../dist/session/screen-colors.js';
-import { packageDir } from '../dist/render/renderer-fonts.js';
+import { paletteRgb } from '../dist/session/screen/colors.js';
+import { packageDir } from '../dist/render/browser/fonts.js';
 
 const RUNS = Number(process.env.RUNS ?? 40);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

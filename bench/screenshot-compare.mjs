@@ -18,8 +18,8 @@ import pngjs from 'pngjs';
 import pixelmatch from 'pixelmatch';
 
 const dist = pathToFileURL(resolve(process.env.BENCH_DIST ?? new URL('../dist', import.meta.url).pathname)).href;
-const { comparePngs } = await import(`${dist}/render/pixel-diff.js`);
-const { decodePng } = await import(`${dist}/render/pixel-diff-png.js`);
+const { comparePngs } = await import(`${dist}/render/pixel/diff.js`);
+const { decodePng } = await import(`${dist}/render/pixel/png.js`);
 
 const RUNS = Number(process.env.RUNS ?? 40);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -69,13 +69,13 @@ function screenText(variant) {
   }
   if (variant === 'changed') lines[7] += '\x1b[33mfix\x1b[0m'; // three cells, one line
   if (variant === 'changed') lines[30] += '!';
-  lines.push(`\x1b[7m NORMAL  src/render/pixel-diff.ts${' '.repeat(60)}${variant === 'changed' ? '42' : '41'}:7  All \x1b[0m`);
+  lines.push(`\x1b[7m NORMAL  src/render/pixel/diff.ts${' '.repeat(60)}${variant === 'changed' ? '42' : '41'}:7  All \x1b[0m`);
   return lines.join('\r\n');
 }
 
 async function chromiumImages() {
-  const { Screen } = await import(`${dist}/session/screen.js`);
-  const { capture, closeRenderer, rendererPage, renderSnapshot } = await import(`${dist}/render/renderer.js`);
+  const { Screen } = await import(`${dist}/session/screen/screen.js`);
+  const { capture, closeRenderer, rendererPage, renderSnapshot } = await import(`${dist}/render/browser/renderer.js`);
   const shot = async (variant) => {
     const screen = new Screen({ rows: 40, cols: 120, scrollback: 0 });
     await screen.write(screenText(variant));

@@ -13,8 +13,8 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const dist = pathToFileURL(resolve(process.env.BENCH_DIST ?? new URL('../dist', import.meta.url).pathname)).href;
-const { Screen } = await import(`${dist}/session/screen.js`);
-const { capture, closeRenderer, rendererPage, renderSnapshot } = await import(`${dist}/render/renderer.js`);
+const { Screen } = await import(`${dist}/session/screen/screen.js`);
+const { capture, closeRenderer, rendererPage, renderSnapshot } = await import(`${dist}/render/browser/renderer.js`);
 
 const RUNS = Number(process.env.RUNS ?? 40);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

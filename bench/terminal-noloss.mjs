@@ -6,8 +6,8 @@ import { createRequire } from 'node:module';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { recordTerminal } from '../dist/recorder/terminal.js';
-import { eventBytes } from '../dist/tape/asciicast.js';
+import { recordTerminal } from '../dist/recorder/terminal/record.js';
+import { eventBytes } from '../dist/tape/asciicast/events.js';
 import { readCast } from '../dist/index.js';
 
 const require = createRequire(import.meta.url);

@@ -9,8 +9,8 @@
 // A chunk evaluates all its modules when it loads (rolldown hoists them), so a grouped module that
 // was imported lazily now runs its top level earlier: tapedeck's modules only declare things and
 // register exit hooks there. The cast-reading worker is a second entry, beside the chunks as it is
-// beside cast-play.js in dist/; the agent-tty host that `tapedeck session` starts is the unbundled
-// dist/ file (spawn-host.ts finds it from the package root).
+// beside cast/play.js in dist/; the agent-tty host that `tapedeck session` starts is the unbundled
+// dist/ file (client/spawn-host.ts finds it from the package root).
 import { rmSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { build } from 'rolldown';
@@ -19,7 +19,7 @@ const root = resolve(import.meta.dirname, '..');
 const dist = resolve(root, 'dist');
 const out = resolve(dist, 'bundle');
 const main = resolve(dist, 'cli/main.js');
-const worker = resolve(dist, 'session/cast-steps-worker.js');
+const worker = resolve(dist, 'session/cast/steps-worker.js');
 const PROTOCOL_COMMANDS = ['replay', 'record', 'serve', 'explain', 'fix'];
 
 /** The terminal and render stacks (render/profile-names.js is a list of names replay's help shows). */
@@ -98,7 +98,7 @@ function groups() {
 
 rmSync(out, { recursive: true, force: true });
 await build({
-  input: { tapedeck: main, 'cast-steps-worker': worker },
+  input: { tapedeck: main, 'steps-worker': worker },
   platform: 'node',
   external: (id) => !id.startsWith('.') && !id.startsWith('/'),
   plugins: [

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Re-records the terminal tapes under goldens/terminal/ (used by
- * test/terminal-replay-cli.test.ts) by scripting real programs. Run from the
+ * test/terminal/replay-cli.test.ts) by scripting real programs. Run from the
  * repository root after a build: node scripts/record-terminal-goldens.mjs
  * Each tape records its exact argv, so `tapedeck replay goldens/terminal/*.cast`
  * needs no command and no environment of its own.

@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 export default async function setup(): Promise<() => Promise<void>> {
   execFileSync('bash', ['scripts/build-if-stale.sh'], { stdio: 'inherit' });
   const root = resolve(import.meta.dirname, '..');
-  const { launchBrowserServer } = (await import(pathToFileURL(join(root, 'dist/render/renderer-browser.js')).href)) as typeof import('../src/render/renderer-browser.js');
+  const { launchBrowserServer } = (await import(pathToFileURL(join(root, 'dist/render/browser/browser.js')).href)) as typeof import('../src/render/browser/browser.js');
   const server = await launchBrowserServer();
   process.env.TAPEDECK_BROWSER_ENDPOINT = server.wsEndpoint;
   return async () => {

@@ -7,7 +7,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * suite's critical path and finishes last unless it starts first. On a fresh
  * clone (CI) there is no cache to tell vitest so.
  */
-const CRITICAL_PATH = ['test/in-your-project.test.ts'];
+const CRITICAL_PATH = ['test/vitest/in-your-project.test.ts'];
 
 export default class CriticalPathFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {

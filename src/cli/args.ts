@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { usageError } from '../core/errors.js';
+import { usageError } from '../core/diagnostics/errors.js';
 
 /**
  * Splits argv at the first `--` (what follows is the command under test, passed

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { processIO } from './io.js';
 import { main } from './run.js';
-import { shutdown } from '../core/shutdown.js';
+import { shutdown } from '../plumbing/process/shutdown.js';
 
 /**
  * The tapedeck bin: main(argv, io) (cli/run.ts) on the real process, then exit

@@ -1,6 +1,6 @@
 import type { OptionSpecs } from './command.js';
 import { normaliserOptionSpec } from './normaliser-options.js';
-import { DEFAULT_STEP_TIMEOUT_MS } from '../replayer/terminal-defaults.js';
+import { DEFAULT_STEP_TIMEOUT_MS } from '../replayer/terminal/defaults.js';
 import { PROFILE_NAMES } from '../render/profile-names.js';
 
 /** replay's options, which report takes too (cli/commands/replay.ts, report.ts). */
@@ -16,7 +16,8 @@ export const replayOptions = {
   url: { type: 'string', arg: 'URL', help: 'replay over HTTP against a running server instead (http://HOST:PORT)' },
   socket: { type: 'string', arg: 'PATH', path: true, help: 'replay over a Unix socket against a running server instead' },
   'auth-token': { type: 'string', arg: 'T', help: 'bearer token for pairs recorded with one' },
-  boundary: { type: 'string', arg: 'RULE', help: 'auto (default), done, jsonrpc, idle:MS' },
+  boundary: { type: 'string', arg: 'RULE', help: 'auto (default), done, jsonrpc, idle:MS, id:PATH' },
+  'pair-by': { type: 'string', arg: 'PATH', help: 'plain NDJSON paired by an id at PATH (e.g. id), as recorded with --pair-by (--boundary id:PATH)' },
   'timeout-ms': { type: 'string', arg: 'N', help: 'a response not complete after N ms is drift (default 10000)' },
   ...normaliserOptionSpec,
   'max-response-bytes': { type: 'string', arg: 'N', help: 'a response larger than N bytes is drift TD1006 (default 67108864, 64 MiB)' },
@@ -33,17 +34,23 @@ export const replayOptions = {
   },
   update: {
     type: 'boolean',
+    short: 'u',
     default: false,
-    help: 'protocol: rewrite drifted pairs with the live responses; terminal: re-record the output from the live run, keeping the inputs, markers and resizes (atomically)',
+    help: '(-u, as vitest, Jest and Playwright) protocol: rewrite drifted pairs with the live responses; terminal: re-record the output from the live run, keeping the inputs, markers and resizes (atomically)',
   },
   'redact-env': { type: 'string', multiple: true, default: [] as string[], arg: 'NAME', help: "redact NAME's value in rewritten responses (repeatable)" },
   jobs: { type: 'string', arg: 'N', help: 'tapes replayed at once (default: number of cores)' },
   shard: { type: 'string', arg: 'i/n', help: 'replay only shard i of n of the sorted tapes' },
   json: { type: 'boolean', default: false, help: 'one seed-001 drift envelope per drift on stdout (nothing else), and a {"kind":"summary",...} line on stderr' },
   'json-summary': { type: 'boolean', default: false, help: 'with --json: the summary line last on stdout instead' },
+  'include-source': { type: 'boolean', default: false, help: "with --json: each envelope's source window (seed 001: the tape line with one line each side)" },
   report: { type: 'string', arg: 'FILE', path: true, help: 'write a self-contained HTML report of the run (drifts, screens, players)' },
-  reporter: { type: 'string', arg: 'junit', help: 'write JUnit XML for CI (one test case per tape) to --out FILE' },
-  out: { type: 'string', arg: 'FILE', path: true, help: 'where --reporter junit writes' },
+  reporter: {
+    type: 'string',
+    arg: 'junit|github|json',
+    help: "a machine report, with vitest's meanings: junit (JUnit XML, one test case per tape), github (GitHub Actions annotations, one per drift; also github-actions), json (the run summary and every tape's drifts); on stdout, or to --out FILE",
+  },
+  out: { type: 'string', arg: 'FILE', path: true, help: 'where --reporter writes (default: stdout)' },
   mask: { type: 'string', multiple: true, default: [] as string[], arg: 'REGEX', section: TERMINAL, help: 'hide matches on each screen line on both sides (repeatable)' },
   'mask-rect': { type: 'string', multiple: true, default: [] as string[], arg: 'R,C,W[,H]', section: TERMINAL, help: 'hide a rectangle of cells (0-based row and column; repeatable)' },
   styles: { type: 'boolean', default: false, section: TERMINAL, help: 'compare colours and attributes at checkpoints too' },

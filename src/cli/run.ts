@@ -1,6 +1,6 @@
-import { TapedeckError } from '../core/errors.js';
-import { ExitCode } from '../core/exit-codes.js';
-import { terminalSafe } from '../core/terminal-safe.js';
+import { TapedeckError } from '../core/diagnostics/errors.js';
+import { ExitCode } from '../core/diagnostics/exit-codes.js';
+import { terminalSafe } from '../core/text/terminal-safe.js';
 import type { Command } from './command.js';
 import { processIO, type CliIO } from './io.js';
 
@@ -11,7 +11,7 @@ import { processIO, type CliIO } from './io.js';
  * io.stderr. It never exits the process and leaves no listeners behind, so tests
  * call it in-process; cli/main.ts is the bin around it. What a command opens for
  * later calls (the renderer's browser page) stays open: the bin closes it through
- * core/shutdown.ts, an embedding process with closeRenderer().
+ * plumbing/process/shutdown.ts, an embedding process with closeRenderer().
  */
 type Runner = (argv: string[], io: CliIO) => Promise<number>;
 const of = (load: () => Promise<{ command: Command }>): (() => Promise<Runner>) => async () => {
@@ -26,12 +26,13 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Run
   serve: { summary: 'answer a client from a protocol tape (a stand-in server)', load: of(() => import('./commands/serve.js')) },
   vhs: { summary: 'run charmbracelet/vhs .tape scripts and check their .txt/.ascii/.cast outputs as goldens', load: of(() => import('./commands/vhs.js')) },
   snapshot: { summary: 'print the screen of a terminal tape at a marker or time', load: of(() => import('./commands/snapshot.js')) },
-  screenshot: { summary: 'render the screen of a terminal tape to a PNG', load: of(() => import('./commands/screenshot.js')) },
+  screenshot: { summary: 'render the screen of a terminal tape to a PNG (or an SVG)', load: of(() => import('./commands/screenshot.js')) },
   doctor: { summary: 'check Chromium, fonts, PTYs and the home directory', load: of(() => import('./commands/doctor.js')) },
-  export: { summary: 'convert a cast: asciicast v2/v3, a self-contained HTML player, or a WebM video', load: of(() => import('./commands/export.js')) },
+  export: { summary: 'convert a cast: asciicast v2/v3, a self-contained HTML player, an SVG screen, a GIF or a WebM video', load: of(() => import('./commands/export.js')) },
   review: { summary: 'list pending goldens (.new) with their diffs; accept or reject them', load: of(() => import('./commands/review.js')) },
   fix: { summary: 'apply the fixes of drift envelopes read from stdin (fix --apply --from-stdin)', load: of(() => import('./commands/fix.js')) },
   explain: { summary: 'explain a TDxxxx diagnostic code', load: of(() => import('./commands/explain.js')) },
+  agent: { summary: "tapedeck's own operations as an NDJSON agent (seed 000's wire format)", load: of(() => import('./commands/agent.js')) },
   // The agent-tty CLI keeps seed 002's own grammar and envelopes.
   session: { summary: 'drive live terminal sessions (the agent-tty CLI: create, type, wait, snapshot, ...)', load: async () => (argv, io) => import('./agent-tty/main.js').then((m) => m.runAgentTty(argv, 'tapedeck session', io)) },
   version: { summary: 'print the version', load: of(() => import('./commands/version.js')) },
@@ -66,7 +67,7 @@ async function dispatch(argv: string[], io: CliIO): Promise<number> {
   return (await command.load())(rest, io);
 }
 
-/** A TapedeckError is its code's exit code (core/error-codes.ts) and one line; anything else is a bug: exit 2, no stack. */
+/** A TapedeckError is its code's exit code (core/diagnostics/error-codes.ts) and one line; anything else is a bug: exit 2, no stack. */
 function reportError(err: unknown, io: CliIO): number {
   if (err instanceof TapedeckError) {
     io.stderr.write(`tapedeck: ${terminalSafe(err.describe())}\n`); // messages may quote a tape

@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
-import { driftLines, type Drift } from '../core/drift.js';
-import { escapeControl } from '../core/escape.js';
+import { driftLines, type Drift } from '../core/diagnostics/drift.js';
+import { escapeControl } from '../core/text/escape.js';
 
 export { escapeControl };
 

@@ -1,19 +1,19 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Boundary } from '../core/boundary.js';
+import type { Boundary } from '../core/framing/boundary.js';
 import { resolveReplaySettings } from '../replayer/settings.js';
-import { formatPair, readProtocolTape, type ProtocolTape } from '../tape/protocol-tape.js';
-import { replayProtocolTape } from '../replayer/protocol.js';
-import { prepareProtocolTape } from '../replayer/protocol-prepare.js';
-import type { TransportTarget } from '../replayer/transport-replay.js';
-import { wireOf } from '../tape/wire.js';
+import { formatPair, readProtocolTape, type ProtocolTape } from '../tape/protocol/tape.js';
+import { replayProtocolTape } from '../replayer/protocol/replay.js';
+import { prepareProtocolTape } from '../replayer/protocol/prepare.js';
+import type { TransportTarget } from '../replayer/transport/replay.js';
+import { wireOf } from '../tape/protocol/wire.js';
 import { unacceptedDrifts } from '../replayer/replay-tapes.js';
-import { GoldenStore } from '../core/golden-store.js';
-import { TapedeckError } from '../core/errors.js';
+import { GoldenStore } from '../core/golden/store.js';
+import { TapedeckError } from '../core/diagnostics/errors.js';
 import { isTerminalTape } from '../tape/kind.js';
 import { replayCastCleanly } from './terminal-replay.js';
 import { formatDrifts, replayVerdict } from './format.js';
-import { displayPath as shown, nextGoldenPath, projectRoot, updatePolicyFor, usedGoldens, type MatcherStateLike } from './context.js';
+import { displayPath as shown, goldenOwner, matcherDefaults, nextGoldenPath, projectRoot, updatePolicyFor, usedGoldens, type MatcherStateLike } from './context.js';
 import { recordGolden } from './summary.js';
 
 interface State extends MatcherStateLike {
@@ -77,9 +77,9 @@ export async function toReplayCleanly(this: State, received: unknown, command?: 
   const base = { command, update: policy.mode === 'all', writePending: policy.mode === 'new', ...settings(opts) };
   // Read once: the first pair says the transport it was recorded on (unless options.transport says otherwise).
   const prepared = await prepareProtocolTape(tape, base);
-  const recordedOn = wireOf(prepared.count > 0 ? prepared.at(0).pair.raw : '')?.transport;
+  const recordedOn = (prepared.count > 0 ? wireOf(prepared.at(0).pair) : undefined)?.transport;
   const target = opts.transport ?? (recordedOn ? { transport: recordedOn } : undefined);
-  const result = target ? await (await import('../replayer/transport-replay.js')).replayOverTransport(prepared, { ...base, target }) : await replayProtocolTape(prepared, base);
+  const result = target ? await (await import('../replayer/transport/replay.js')).replayOverTransport(prepared, { ...base, target }) : await replayProtocolTape(prepared, base);
   recordGolden({ status: result.updatedPairs > 0 ? 'updated' : result.pendingPath ? 'mismatch' : 'matched', artifacts: result.pendingPath ? [result.pendingPath] : [] }, tape);
   return replayVerdict(shown(tape), unacceptedDrifts(result), `${result.pairCount} pairs`, result.pendingPath);
 }
@@ -90,12 +90,13 @@ export async function toReplayCleanly(this: State, received: unknown, command?: 
  * protocol-tape golden (goldens/<test file>/<test>.ndjson, seed 000 format),
  * written when missing by the usual update rules.
  */
-export async function toMatchExchange(this: State, received: unknown, requests: string | string[], options: ProtocolMatcherOptions = {}) {
+export async function toMatchExchange(this: State, received: unknown, requests: string | string[], given: ProtocolMatcherOptions = {}) {
+  const options: ProtocolMatcherOptions = { ...matcherDefaults<ProtocolMatcherOptions>(this.testPath, 'toMatchExchange'), ...given };
   assertCommand(received, 'toMatchExchange');
   if (this.isNot) throw new Error('toMatchExchange cannot be negated');
   const list = (Array.isArray(requests) ? requests : [requests]).map((r) => r.trim()).filter((r) => r !== '');
   if (list.length === 0) throw new TypeError('toMatchExchange: give at least one request line');
-  const { path, displayPath } = nextGoldenPath(this, 'ndjson');
+  const { path, displayPath } = nextGoldenPath(this, 'ndjson', undefined, goldenOwner(this, 'toMatchExchange'));
   const store = new GoldenStore(updatePolicyFor(this));
   const s = settings(options);
 

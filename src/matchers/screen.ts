@@ -1,6 +1,7 @@
 import { formatScreenGolden, type ScreenMask } from '../render/golden-text.js';
 import { escapeControl } from './format.js';
 import { matchGolden } from './golden-match.js';
+import { matcherDefaults } from './context.js';
 import { assertTerminal, type MatchResult, type State } from './terminal.js';
 
 export interface ScreenGoldenMatcherOptions {
@@ -14,17 +15,23 @@ export interface ScreenGoldenMatcherOptions {
   stableMs?: number;
   /** How long to retry until the screen equals the golden (default 5 s, within the test's own timeout). */
   timeoutMs?: number;
+  /** Store the screen of a program that ended in failure (non-zero exit code or a signal) as a golden; by default that fails. */
+  allowExit?: boolean;
 }
 
 /** expect(term).toMatchScreen(): retries until the screen equals goldens/<test file>/<test name>.txt. */
-export async function toMatchScreen(this: State, received: unknown, options: ScreenGoldenMatcherOptions = {}): Promise<MatchResult> {
+export async function toMatchScreen(this: State, received: unknown, given: ScreenGoldenMatcherOptions = {}): Promise<MatchResult> {
   assertTerminal(received, 'toMatchScreen');
+  const options: ScreenGoldenMatcherOptions = { ...matcherDefaults<ScreenGoldenMatcherOptions>(this.testPath, 'toMatchScreen'), ...given };
   if (this.isNot) throw new Error('toMatchScreen cannot be negated: compare with a golden, or use .not.toContainText');
   const term = received;
   const result = await matchGolden({
     ctx: this,
+    matcher: 'toMatchScreen',
     term,
     ext: 'txt',
+    text: true,
+    allowExit: options.allowExit,
     name: options.name,
     stableMs: options.stableMs,
     timeoutMs: options.timeoutMs,

@@ -1,5 +1,5 @@
-import type { GoldenResult } from '../core/golden-store.js';
-import { goldenPaths } from '../core/golden-paths.js';
+import type { GoldenResult } from '../core/golden/store.js';
+import { goldenPaths } from '../core/golden/paths.js';
 
 /**
  * What this worker's goldens did in the current test file, handed to the
@@ -32,6 +32,11 @@ export function recordGolden(result: Pick<GoldenResult, 'status' | 'artifacts'>,
 export function recordObsolete(count: number, wereRemoved: boolean): void {
   if (wereRemoved) removed += count;
   else obsolete += count;
+}
+
+/** The `.new` candidates this file left so far. */
+export function candidatePaths(): string[] {
+  return [...candidates];
 }
 
 /** The tally of the file that just ended; the next file starts from zero. */

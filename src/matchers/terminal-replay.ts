@@ -1,7 +1,7 @@
 import { resolveReplaySettings } from '../replayer/settings.js';
 import { unacceptedDrifts } from '../replayer/replay-tapes.js';
 import type { ScreenMask } from '../render/golden-text.js';
-import { replayTerminal, type ScreenshotCheckpointOptions, type TerminalReplayOptions } from '../replayer/terminal.js';
+import { replayTerminal, type ScreenshotCheckpointOptions, type TerminalReplayOptions } from '../replayer/terminal/replay.js';
 import { displayPath, updatePolicyFor, usedGoldens, type MatcherStateLike } from './context.js';
 import { recordGolden } from './summary.js';
 import { replayVerdict } from './format.js';

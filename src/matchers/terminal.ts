@@ -1,7 +1,14 @@
 import type { Terminal } from '../session/terminal.js';
-import type { MatcherStateLike } from './context.js';
+import { matcherDefaults, type MatcherStateLike } from './context.js';
 import { describePattern, frameScreen } from './format.js';
 import { assertionTimeout, retryUntil } from './retry.js';
+import { exitHeadline, exitNote } from './exited.js';
+
+/** A failure's note on an exited program: '' unless the assertion fails and the program has ended. */
+async function noteIfFailing(term: Terminal, pass: boolean, isNot: boolean): Promise<{ head: string; note: string }> {
+  if (pass !== isNot || term.running) return { head: '', note: '' };
+  return { head: ` (${exitHeadline(term)})`, note: await exitNote(term) };
+}
 
 /** The bits of vitest's MatcherState the terminal matchers use. */
 export interface State extends MatcherStateLike {
@@ -52,7 +59,7 @@ async function textAssertion(
   assertTerminal(received, name);
   const term = received;
   const whole = name === 'toHaveText';
-  const timeoutMs = assertionTimeout(options.timeoutMs, state.task);
+  const timeoutMs = assertionTimeout(options.timeoutMs ?? matcherDefaults<TextAssertionOptions>(state.testPath, name).timeoutMs, state.task);
   const outcome = await retryUntil(
     async () => {
       const text = await screenText(term, options.line);
@@ -60,13 +67,14 @@ async function textAssertion(
     },
     { isNot: state.isNot, timeoutMs, settled: () => !term.running },
   );
+  const exited = await noteIfFailing(term, outcome.pass, state.isNot === true);
   const where = options.line === undefined ? 'screen' : `line ${options.line}`;
   const verb = whole ? (pattern instanceof RegExp ? 'match' : 'be') : 'contain';
   return {
     pass: outcome.pass,
     message: () => {
-      const head = `expected ${where} ${state.isNot ? 'not ' : ''}to ${verb} ${describePattern(pattern)} (waited ${outcome.waitedMs} ms)`;
-      return `${head}\n\n${frameScreen(outcome.value, where, options.line ?? 0)}`;
+      const head = `expected ${where} ${state.isNot ? 'not ' : ''}to ${verb} ${describePattern(pattern)}${exited.head} (waited ${outcome.waitedMs} ms)`;
+      return `${head}\n\n${frameScreen(outcome.value, where, options.line ?? 0)}${exited.note}`;
     },
     // Only a whole-text comparison gets vitest's own Expected/Received diff; for "contains" it is noise.
     ...(whole && typeof pattern === 'string' ? { actual: outcome.value, expected: pattern } : {}),
@@ -89,13 +97,14 @@ export async function toHaveCursorAt(this: State, received: unknown, row: number
       const snap = await term.snapshot();
       return { pass: snap.cursor.row === row && snap.cursor.col === col, value: snap };
     },
-    { isNot: this.isNot, timeoutMs: assertionTimeout(options.timeoutMs, this.task), settled: () => !term.running },
+    { isNot: this.isNot, timeoutMs: assertionTimeout(options.timeoutMs ?? matcherDefaults<{ timeoutMs?: number }>(this.testPath, 'toHaveCursorAt').timeoutMs, this.task), settled: () => !term.running },
   );
   const at = `${outcome.value.cursor.row},${outcome.value.cursor.col}`;
+  const exited = await noteIfFailing(term, outcome.pass, this.isNot === true);
   return {
     pass: outcome.pass,
     message: () =>
-      `expected the cursor ${this.isNot ? 'not ' : ''}at row ${row}, col ${col}; it is at ${at} (waited ${outcome.waitedMs} ms)\n\n${frameScreen(outcome.value.visibleLines.join('\n'))}`,
+      `expected the cursor ${this.isNot ? 'not ' : ''}at row ${row}, col ${col}; it is at ${at}${exited.head} (waited ${outcome.waitedMs} ms)\n\n${frameScreen(outcome.value.visibleLines.join('\n'))}${exited.note}`,
   };
 }
 
@@ -107,7 +116,7 @@ export async function toHaveExited(this: State, received: unknown, code?: number
       const exited = !term.running;
       return { pass: exited && (code === undefined || term.exitCode === code), value: exited };
     },
-    { isNot: this.isNot, timeoutMs: assertionTimeout(options.timeoutMs, this.task), settled: () => !term.running },
+    { isNot: this.isNot, timeoutMs: assertionTimeout(options.timeoutMs ?? matcherDefaults<{ timeoutMs?: number }>(this.testPath, 'toHaveExited').timeoutMs, this.task), settled: () => !term.running },
   );
   const state = outcome.value ? `it exited with code ${term.exitCode}${term.exitSignal ? ` (signal ${term.exitSignal})` : ''}` : 'it is still running';
   return {

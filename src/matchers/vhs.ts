@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { TapedeckError } from '../core/errors.js';
+import { TapedeckError } from '../core/diagnostics/errors.js';
 import { formatDiagnostics } from '../tape/vhs/index.js';
 import { displayPath as shown, projectRoot, updatePolicyFor, usedGoldens, type MatcherStateLike } from './context.js';
 import { recordGolden } from './summary.js';

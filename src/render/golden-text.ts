@@ -1,5 +1,5 @@
-import type { ScreenSnapshot, SnapshotCell } from '../session/screen.js';
-import { codepointWidth, stringWidth } from '../session/unicode-widths.js';
+import type { ScreenSnapshot, SnapshotCell } from '../session/screen/screen.js';
+import { codepointWidth, stringWidth } from '../session/screen/unicode-widths.js';
 
 /**
  * The screen golden: a text format designed for code review.

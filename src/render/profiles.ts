@@ -1,6 +1,6 @@
-import { ANSI_16 } from '../session/screen-colors.js';
-import type { CastTheme } from '../tape/asciicast.js';
-import { TapedeckError } from '../core/errors.js';
+import { ANSI_16 } from '../session/screen/colors.js';
+import type { CastTheme } from '../tape/asciicast/events.js';
+import { TapedeckError } from '../core/diagnostics/errors.js';
 import { lazyPackage } from '../core/lazy-package.js';
 import { PROFILE_NAMES, type ProfileName } from './profile-names.js';
 
@@ -24,7 +24,7 @@ export interface RenderTheme {
 export interface RenderProfile {
   name: string;
   theme: RenderTheme;
-  /** CSS font-family list; every family is loaded from npm packages (see renderer-fonts.ts). */
+  /** CSS font-family list; every family is loaded from npm packages (see browser/fonts.ts). */
   fontFamily: string;
   fontSize: number;
   /** Multiplier of the font's natural line height (1 keeps box drawing joined). */
@@ -36,7 +36,7 @@ export interface RenderProfile {
 /** The families the page loads; the order is the fallback order per glyph. */
 export const FONT_FAMILY = '"DejaVu Sans Mono", "Noto Emoji", "Noto Sans SC"';
 
-// xterm.js's default palette: the same RGB the text snapshots report (screen-colors.ts).
+// xterm.js's default palette: the same RGB the text snapshots report (screen/colors.ts).
 const XTERM_ANSI = ANSI_16;
 
 // A light palette whose yellows and whites stay readable on white.

@@ -1,16 +1,16 @@
 import { availableParallelism } from 'node:os';
-import { usageError } from '../core/errors.js';
-import type { Drift } from '../core/drift.js';
-import { replayProtocolTape, type ProtocolReplayOptions, type TapeReplayResult } from './protocol.js';
-import type { TransportTarget } from './transport-replay.js';
-import { AUTH_TOKEN_VAR, wireOf } from '../tape/wire.js';
-import { prepareProtocolTape, type PreparedTape } from './protocol-prepare.js';
+import { usageError } from '../core/diagnostics/errors.js';
+import type { Drift } from '../core/diagnostics/drift.js';
+import { replayProtocolTape, type ProtocolReplayOptions, type TapeReplayResult } from './protocol/replay.js';
+import type { TransportTarget } from './transport/replay.js';
+import { AUTH_TOKEN_VAR, wireOf } from '../tape/protocol/wire.js';
+import { prepareProtocolTape, type PreparedTape } from './protocol/prepare.js';
 import { requireServerCommand } from './settings.js';
 import { isTerminalTape } from '../tape/kind.js';
 import { expandTapes, selectShard, type Shard } from './run.js';
 // Terminal replay (node-pty, xterm, maybe Chromium) loads only when a .cast is in the run.
-import type { TerminalReplayOptions, TerminalTapeResult } from './terminal.js';
-import type { TerminalPlan } from './terminal-plan.js';
+import type { TerminalReplayOptions, TerminalTapeResult } from './terminal/replay.js';
+import type { TerminalPlan } from './terminal/plan.js';
 
 /**
  * One run over protocol and terminal tapes together, as `tapedeck replay`
@@ -70,7 +70,7 @@ export async function replayTapes(patterns: readonly string[], options: ReplayTa
   const prepared: Prepared[] = [];
   for (const path of paths) {
     if (isTerminalTape(path)) {
-      const { planTerminalReplay } = await import('./terminal-plan.js');
+      const { planTerminalReplay } = await import('./terminal/plan.js');
       prepared.push({ kind: 'terminal', plan: await planTerminalReplay(path, { ...options.terminal, command: terminalCommand }) });
     }
     else {
@@ -80,18 +80,18 @@ export async function replayTapes(patterns: readonly string[], options: ReplayTa
   }
   const replayProtocol = async (tape: PreparedTape): Promise<ProtocolTapeResult> => {
     const choice = options.transport;
-    const recordedOn = choice?.transport === 'auto' ? wireOf(tape.count > 0 ? tape.at(0).pair.raw : '')?.transport : undefined;
+    const recordedOn = choice?.transport === 'auto' ? (tape.count > 0 ? wireOf(tape.at(0).pair) : undefined)?.transport : undefined;
     const target = choice?.transport === 'auto' ? (recordedOn ? { transport: recordedOn, authToken: choice.authToken } : undefined) : choice;
     // The network transports load only when a tape travels over one.
     // Marked in place: a spread would build the pairs the result derives only when read.
-    if (target) return Object.assign(await (await import('./transport-replay.js')).replayOverTransport(tape, { ...options.protocol, command: command ?? [], target }), { kind: 'protocol' as const });
+    if (target) return Object.assign(await (await import('./transport/replay.js')).replayOverTransport(tape, { ...options.protocol, command: command ?? [], target }), { kind: 'protocol' as const });
     return Object.assign(await replayProtocolTape(tape, { ...options.protocol, command: command! }), { kind: 'protocol' as const });
   };
   let done = 0;
   const results = await runPool<Prepared, AnyTapeResult>(prepared, options.jobs ?? availableParallelism(), async (item) => {
     const result: AnyTapeResult =
       item.kind === 'terminal'
-        ? await (await import('./terminal.js')).replayTerminal(item.plan, options.terminal)
+        ? await (await import('./terminal/replay.js')).replayTerminal(item.plan, options.terminal)
         : await replayProtocol(item.tape);
     options.onTapeDone?.(result, ++done, prepared.length);
     return result;

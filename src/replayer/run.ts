@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { TapedeckError, usageError } from '../core/errors.js';
+import { TapedeckError, usageError } from '../core/diagnostics/errors.js';
 
 export interface Shard {
   /** 1-based. */

@@ -2,8 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TapedeckError } from '../core/errors.js';
-import { TMPDIR_PLACEHOLDER } from './protocol-prepare.js';
+import { TapedeckError } from '../core/diagnostics/errors.js';
+import { TMPDIR_PLACEHOLDER } from './protocol/prepare.js';
 
 /**
  * A fresh scratch directory per tape replay, so stateful servers (a memory

@@ -1,8 +1,8 @@
-import { parseBoundary, type Boundary } from '../core/boundary.js';
-import { loadConfig, type TapedeckConfig } from '../core/config.js';
-import { usageError } from '../core/errors.js';
-import type { MaskRect } from '../core/mask.js';
-import { compileRegex, Normaliser, parseFilter, validateJsonPath } from '../core/normalise.js';
+import { parseBoundary, type Boundary } from '../core/framing/boundary.js';
+import { loadConfig, type TapedeckConfig } from '../core/config/config.js';
+import { usageError } from '../core/diagnostics/errors.js';
+import type { MaskRect } from '../core/text/mask.js';
+import { compileRegex, Normaliser, parseFilter, validateJsonPath } from '../core/text/normalise.js';
 
 /**
  * Replay settings from the three places they come from: tapedeck.config.json,

@@ -1,4 +1,4 @@
-import type { Drift } from '../core/drift.js';
+import type { Drift } from '../core/diagnostics/drift.js';
 
 /**
  * Repeated drifts, for the human summary. One changed line on a screen that

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { openCast } from '../tape/asciicast-read.js';
+import { openCast } from '../tape/asciicast/read.js';
 import { escapeHtml, playerAssets, scriptJson } from './assets.js';
 
 /** A self-contained page that plays a cast in asciinema-player, markers included, with no network. */

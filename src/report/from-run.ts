@@ -1,15 +1,15 @@
 import { summariseTape } from './summary.js';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { relative } from 'node:path';
-import type { CheckpointScreenshot } from '../replayer/terminal-screenshot.js';
+import type { CheckpointScreenshot } from '../replayer/terminal/screenshot.js';
 import type { ReplayTapesResult } from '../replayer/replay-tapes.js';
-import type { Drift } from '../core/drift.js';
-import type { TerminalTapeResult } from '../replayer/terminal.js';
+import type { Drift } from '../core/diagnostics/drift.js';
+import type { TerminalTapeResult } from '../replayer/terminal/replay.js';
 import { parseScreenGolden } from '../render/golden-text.js';
-import { diffImage, mismatchArtifactPaths } from '../render/pixel-diff.js';
+import { diffImage, mismatchArtifactPaths } from '../render/pixel/diff.js';
 import type { ReportRun, ReportScreenshot, ReportTape } from './html.js';
-import { renderSnapshot } from '../render/renderer.js';
-import { Screen } from '../session/screen.js';
+import { renderSnapshot } from '../render/raster/render.js';
+import { Screen } from '../session/screen/screen.js';
 
 /** Casts above this size are left out of the report's players (the page would be too heavy to open). */
 const MAX_EMBEDDED_CAST_BYTES = 8 * 1024 * 1024;

@@ -1,8 +1,8 @@
 import type { TapeSummary } from './summary.js';
 import { lazyPackage } from '../core/lazy-package.js';
-import type { Drift } from '../core/drift.js';
+import type { Drift } from '../core/diagnostics/drift.js';
 import { escapeHtml, playerAssets, pngDataUri, scriptJson } from './assets.js';
-import { splitMessages } from '../replayer/compare.js';
+import { splitMessages } from '../replayer/protocol/compare.js';
 
 // A line diff only for a report with a drifted non-JSON response.
 const diff = lazyPackage<typeof import('diff')>('diff');

@@ -1,4 +1,4 @@
-import type { Drift } from '../core/drift.js';
+import type { Drift } from '../core/diagnostics/drift.js';
 import type { AnyTapeResult, ReplayTapesResult } from '../replayer/replay-tapes.js';
 
 /**

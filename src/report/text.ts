@@ -1,6 +1,6 @@
 import type { ReplayTapesResult } from '../replayer/replay-tapes.js';
-import { driftLines } from '../core/drift.js';
-import { oneLine } from '../core/terminal-safe.js';
+import { driftLines } from '../core/diagnostics/drift.js';
+import { oneLine } from '../core/text/terminal-safe.js';
 import { driftRuns, repeatLine } from './drift-runs.js';
 
 /** The human drift summary on stderr: tape, line, pair or step, request or step, then what differs. */

@@ -1,4 +1,4 @@
-import { killGroup } from '../core/process-group.js';
+import { killGroup } from '../plumbing/process/group.js';
 import { terminalOwner } from './owner.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { ScreenSnapshot } from './screen.js';
+import type { ScreenSnapshot } from './screen/screen.js';
 
 /** The public shapes of a live terminal session (spawn options, results of input, waits and snapshots). */
 export interface SpawnOptions {

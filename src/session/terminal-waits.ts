@@ -1,4 +1,4 @@
-import type { Screen } from './screen.js';
+import type { Screen } from './screen/screen.js';
 import type { ScreenWaitResult, TerminalExit } from './terminal-types.js';
 import { DEFAULT_WAIT_TIMEOUT_MS, exitedWhileWaitingError, validateDuration, waitTimeoutError, type WaitOptions } from './waits.js';
 

@@ -1,4 +1,4 @@
-import { TapedeckError } from '../core/errors.js';
+import { TapedeckError } from '../core/diagnostics/errors.js';
 
 export const DEFAULT_WAIT_TIMEOUT_MS = 5000;
 

@@ -1,5 +1,5 @@
 import { chromium, type Browser } from 'playwright-core';
-import { CHROMIUM_ARGS, chromiumPath } from '../../src/render/renderer-browser.js';
+import { CHROMIUM_ARGS, chromiumPath } from '../../src/render/browser/browser.js';
 
 /**
  * A browser for a test that opens pages itself (exported players, reports): the suite's

@@ -73,7 +73,7 @@ export async function tapedeckInProcess(args: string[], options: { input?: strin
 let usedInProcess = false;
 afterAll(async () => {
   if (!usedInProcess) return;
-  const { shutdown } = (await import(pathToFileURL(join(ROOT, 'dist/core/shutdown.js')).href)) as typeof import('../../src/core/shutdown.js');
+  const { shutdown } = (await import(pathToFileURL(join(ROOT, 'dist/plumbing/process/shutdown.js')).href)) as typeof import('../../src/plumbing/process/shutdown.js');
   await shutdown();
 });
 
@@ -127,4 +127,4 @@ export function useTempDirs(): () => string {
  * Whether a process still runs. A zombie counts as ended: where PID 1 does not reap
  * orphans (some CI containers), a killed background job stays a zombie for good.
  */
-export { processAlive } from '../../src/core/process-group.js';
+export { processAlive } from '../../src/core/process-identity.js';

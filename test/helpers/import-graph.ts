@@ -5,7 +5,7 @@ import ts from 'typescript';
 /** One module reference in a src file. `lazy` marks `import()` calls, which load on first use. */
 export interface Reference {
   from: string;
-  to: string; // a src-relative path ("core/errors.ts") or a package name ("node-pty")
+  to: string; // a src-relative path ("core/diagnostics/errors.ts") or a package name ("node-pty")
   lazy: boolean;
   /** Erased at run time (`import type`, type-only names): counts for layers, not for loading. */
   typeOnly: boolean;
@@ -80,7 +80,7 @@ export function readImportGraph(): ImportGraph {
 }
 
 /** Layers bottom to top (docs/ARCHITECTURE.md); a folder may import only its own layer or lower ones. */
-export const LAYERS: readonly (readonly string[])[] = [['core'], ['tape'], ['session'], ['render', 'recorder'], ['replayer'], ['report', 'matchers'], ['cli']];
+export const LAYERS: readonly (readonly string[])[] = [['core'], ['plumbing'], ['tape'], ['session'], ['render', 'recorder'], ['replayer', 'agent-tty'], ['report', 'matchers'], ['cli']];
 
 export function layerOf(file: string): number {
   if (!file.includes('/')) return LAYERS.length; // src/index.ts sits above every layer

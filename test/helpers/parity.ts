@@ -3,10 +3,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { encodeKeys } from '../../src/session/keys.js';
-import { pinnedEnv } from '../../src/session/env.js';
+import { encodeKeys } from '../../src/session/input/keys.js';
+import { pinnedEnv } from '../../src/session/pty/env.js';
 import { spawnTerminal, type Terminal } from '../../src/session/terminal.js';
-import { codepointWidth } from '../../src/session/unicode-widths.js';
+import { codepointWidth } from '../../src/session/screen/unicode-widths.js';
 
 /**
  * The parity harness: one program driven with the same bytes in tapedeck and
@@ -56,6 +56,8 @@ export interface ParityScreen {
    */
   cells: string[][];
   cursor: { row: number; col: number };
+  /** tapedeck only: the screen's own text lines (Screen.visibleLines, what text(), waits and goldens read), trailing blanks trimmed. */
+  text?: string[];
 }
 
 export interface ParityResult {
@@ -196,7 +198,8 @@ function tapedeckScreen(t: Terminal): ParityScreen {
     if (out.length > 0 && row[out.length - 1]?.width === 2) out.push('');
     return out;
   });
-  return { lines: cells.map((row) => row.join('')), cells, cursor: { row: snap.cursor.row, col: snap.cursor.col } };
+  const text = snap.visibleLines.map((line) => line.trimEnd());
+  return { lines: cells.map((row) => row.join('')), cells, cursor: { row: snap.cursor.row, col: snap.cursor.col }, text };
 }
 
 const NORMAL_MODES = { applicationCursorKeys: false, applicationKeypad: false, bracketedPaste: false };

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { recordScript, type ScriptStep } from '../../src/recorder/terminal-script.js';
+import { recordScript, type ScriptStep } from '../../src/recorder/terminal/script.js';
 
 /**
  * Scripted recordings of real programs for the terminal replay tests. Each

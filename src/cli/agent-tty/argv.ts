@@ -1,4 +1,4 @@
-import { AgentError } from './errors.js';
+import { AgentError } from '../../agent-tty/errors.js';
 
 /**
  * A small strict option parser: `--name value`, `--name=value`, booleans,

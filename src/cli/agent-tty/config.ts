@@ -1,8 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { AgentError } from './errors.js';
-import { defaultHome } from './paths.js';
+import { AgentError } from '../../agent-tty/errors.js';
+import { defaultHome } from '../../agent-tty/paths.js';
 import type { CliIO } from '../io.js';
+import { LOG_LEVELS, type AgentContext, type LogLevel } from '../../agent-tty/context.js';
+
+export { LOG_LEVELS, type AgentContext, type LogLevel };
 
 /**
  * Seed 002 §3's precedence: command-line flags, then environment variables
@@ -10,9 +13,6 @@ import type { CliIO } from '../io.js';
  * setting), then the config file (<home>/config.json, or AGENT_TTY_CONFIG),
  * then built-in defaults.
  */
-export const LOG_LEVELS = ['error', 'warn', 'info', 'debug', 'trace'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
-
 export interface GlobalFlags {
   json?: boolean;
   home?: string;
@@ -20,20 +20,6 @@ export interface GlobalFlags {
   timeoutMs?: string;
   profile?: string;
   noColor?: boolean;
-}
-
-export interface AgentContext {
-  json: boolean;
-  home: string;
-  logLevel: LogLevel;
-  /** Undefined: each command's own default. */
-  timeoutMs?: number;
-  profile?: string;
-  color: boolean;
-  keepTemp: boolean;
-  browserPath?: string;
-  /** Where this call reads its environment and working directory, and writes its diagnostics (the process's, or a test's buffers). */
-  io: CliIO;
 }
 
 interface FileConfig {

@@ -1,14 +1,15 @@
-import { sweepStaleTemps, tapedeckTempDir } from '../../core/temp-files.js';
+import { sweepStaleTemps, tapedeckTempDir } from '../../core/files/temp-files.js';
+import { jsonForTerminal } from '../../core/text/terminal-safe.js';
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { defineCommand } from '../command.js';
-import { resultEnvelope } from '../../core/envelope.js';
-import { ExitCode } from '../../core/exit-codes.js';
+import { resultEnvelope } from '../../core/diagnostics/envelope.js';
+import { ExitCode } from '../../core/diagnostics/exit-codes.js';
 import { spawnTerminal } from '../../session/terminal.js';
 import { socketCheck } from '../../session/socket-check.js';
-import { closeRenderer } from '../../render/renderer.js';
-import { rendererChecks, type DoctorCheck } from '../../render/renderer-doctor.js';
+import { closeRenderer } from '../../render/browser/renderer.js';
+import { rendererChecks, type DoctorCheck } from '../../render/browser/doctor.js';
 
 
 export type { DoctorCheck };
@@ -84,14 +85,16 @@ export async function runDoctorChecks(home?: string, env: NodeJS.ProcessEnv = pr
 
 export const command = defineCommand({
   name: 'doctor',
-  summary: 'check Chromium, fonts, PTYs and the home directory',
+  summary: 'check PTYs, the screenshot renderer, fonts, Chromium, ffmpeg and the home directory',
   usage: ['[--home DIR] [--json]'],
   description: `Checks what tapedeck needs on this machine: the home directory, PTY spawn,
 control sockets (a 0600 Unix socket in a 0700 directory, as session hosts use),
-Chromium (found and launching), the pinned font (installed and loading in the
-page) and a test screenshot. Exit 0 when all pass, 8 when something is missing.
+the screenshot rasteriser, the pinned fonts and a test screenshot (drawn
+without a browser). Chromium is checked for the HTML report and its player
+only, ffmpeg for export --format webm only: either missing is a warning,
+not a failure. Exit 0 when all pass, 8 when something is missing.
 Environment: TAPEDECK_HOME (default ~/.tapedeck), TAPEDECK_CHROMIUM (default
-/usr/bin/chromium).`,
+/usr/bin/chromium), TAPEDECK_FFMPEG (default ffmpeg on PATH).`,
   options: {
     home: { type: 'string', arg: 'DIR', help: 'the home directory to check (default TAPEDECK_HOME, else ~/.tapedeck)' },
     json: { type: 'boolean', help: 'one JSON result envelope with every check' },
@@ -101,7 +104,7 @@ Environment: TAPEDECK_HOME (default ~/.tapedeck), TAPEDECK_CHROMIUM (default
     const checks = await runDoctorChecks(values.home, io.env, io.cwd);
     const ok = checks.every((c) => c.ok);
     if (values.json) {
-      io.stdout.write(`${JSON.stringify(resultEnvelope('doctor', { ok, checks }))}\n`);
+      io.stdout.write(`${jsonForTerminal(resultEnvelope('doctor', { ok, checks }))}\n`);
     } else {
       for (const c of checks) {
         const mark = !c.ok ? 'FAIL' : c.warning ? 'warn' : 'ok  ';

@@ -15,12 +15,18 @@ export const recordOptions = {
     arg: 'NAME',
     help: "store NAME's value as {{tapedeck.env.NAME}} (repeatable; casts: in the output, the input and the header; replay restores it)",
   },
-  boundary: { type: 'string', arg: 'RULE', section: PROTOCOL, help: 'where a response ends: auto (default), done, jsonrpc, idle:MS' },
+  boundary: { type: 'string', arg: 'RULE', section: PROTOCOL, help: 'where a response ends: auto (default), done, jsonrpc, idle:MS, id:PATH' },
+  'pair-by': { type: 'string', arg: 'PATH', section: PROTOCOL, help: 'plain NDJSON whose requests carry an id at PATH (e.g. id): the server line with the same value answers it (--boundary id:PATH)' },
   'grace-ms': {
     type: 'string',
     arg: 'N',
     section: PROTOCOL,
     help: 'after end of input, or a signal passed on, how long the server may take to exit before its process group is stopped (default 2000)',
+  },
+  'single-shot': {
+    type: 'boolean',
+    section: PROTOCOL,
+    help: "seed 000's single-shot mode: all of stdin is one request (sent, then stdin closed), the output until CMD exits its response; detected without the flag when stdin is one JSON value over several lines",
   },
   transport: { type: 'string', arg: 'T', section: NETWORK, help: 'stdio (default), http or unix' },
   listen: {
@@ -29,6 +35,8 @@ export const recordOptions = {
     section: NETWORK,
     help: 'http: HOST:PORT (default 127.0.0.1 and a free port; loopback unless ADDR names another address); unix: a socket path in a directory only you can write to (default: a private one). The address is printed.',
   },
+  port: { type: 'string', arg: 'N', section: NETWORK, help: 'http: the same as --listen 127.0.0.1:N (seed 000; --listen wins when both are set)' },
+  socket: { type: 'string', arg: 'PATH', section: NETWORK, help: 'unix: the same as --listen PATH (seed 000)' },
   upstream: {
     type: 'string',
     arg: 'URL',

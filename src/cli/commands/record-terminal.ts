@@ -1,11 +1,12 @@
+import { jsonForTerminal } from '../../core/text/terminal-safe.js';
 import type { ReadStream, WriteStream } from 'node:tty';
 import { Readable } from 'node:stream';
 import { parseIntOption } from '../args.js';
 import type { CliIO } from '../io.js';
 import type { RecordContext } from './record-options.js';
-import { usageError } from '../../core/errors.js';
-import { resultEnvelope } from '../../core/envelope.js';
-import { MARKER_KEY, recordTerminal, type RecordResult } from '../../recorder/terminal.js';
+import { usageError } from '../../core/diagnostics/errors.js';
+import { resultEnvelope } from '../../core/diagnostics/envelope.js';
+import { MARKER_KEY, recordTerminal, type RecordResult } from '../../recorder/terminal/record.js';
 import type { Terminal } from '../../session/terminal.js';
 
 /** `tapedeck record --out X.cast -- CMD...` (record.ts parsed the options and picked this recorder). */
@@ -45,7 +46,7 @@ export async function runTerminalRecord({ values, command, io }: RecordContext):
     for (const s of signals) process.off(s, stopOnSignal);
   }
   if (values.json) {
-    io.stdout.write(`${JSON.stringify(resultEnvelope('record', { kind: 'terminal', ...result }))}\n`);
+    io.stdout.write(`${jsonForTerminal(resultEnvelope('record', { kind: 'terminal', ...result }))}\n`);
   } else if (!interactive) {
     io.stderr.write(`tapedeck: recorded ${command[0]} to ${values.out} (exit ${result.signal ?? result.exitCode})\n`);
   }

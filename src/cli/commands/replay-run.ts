@@ -1,19 +1,21 @@
+import { jsonForTerminal } from '../../core/text/terminal-safe.js';
 /** What `tapedeck replay` (and `tapedeck report`) runs once its options are parsed: loaded only then (replay.ts holds the definition and help). */
 import { availableParallelism } from 'node:os';
-import { usageError } from '../../core/errors.js';
-import { compileRegex } from '../../core/normalise.js';
-import { parseMaskRectFlag } from '../../core/mask.js';
+import { usageError } from '../../core/diagnostics/errors.js';
+import { type Boundary, pairByBoundary } from '../../core/framing/boundary.js';
+import { compileRegex } from '../../core/text/normalise.js';
+import { parseMaskRectFlag } from '../../core/text/mask.js';
 import { replayTapes, type ReplayTapesResult } from '../../replayer/replay-tapes.js';
 import { parseShard } from '../../replayer/run.js';
 import { resolveReplaySettings } from '../../replayer/settings.js';
-import { resolveUpdatePolicy } from '../../core/ci.js';
-import type { TransportTarget } from '../../replayer/transport-replay.js';
-import { writeFileAtomic } from '../../core/atomic-write.js';
+import { resolveUpdatePolicy } from '../../core/config/ci.js';
+import type { TransportTarget } from '../../replayer/transport/replay.js';
+import { writeFileAtomic } from '../../core/files/atomic-write.js';
 import { runSummary, summariseTape } from '../../report/summary.js';
 import { ProgressLine } from '../progress.js';
 import type { CliIO } from '../io.js';
-import type { ScreenshotCheckpointOptions, TerminalTapeResult } from '../../replayer/terminal.js';
-import { DEFAULT_STEP_TIMEOUT_MS } from '../../replayer/terminal-defaults.js';
+import type { ScreenshotCheckpointOptions, TerminalTapeResult } from '../../replayer/terminal/replay.js';
+import { DEFAULT_STEP_TIMEOUT_MS } from '../../replayer/terminal/defaults.js';
 import { relative } from 'node:path';
 import { parseIntOption } from '../args.js';
 import type { CommandContext } from '../command.js';
@@ -23,20 +25,25 @@ import { projectTrust } from '../../replayer/tape-trust.js';
 
 /** A parsed replay (also what `tapedeck report` runs). */
 export async function replay({ values, positionals, command, io }: CommandContext<typeof replayOptions>): Promise<number> {
-  if (values.reporter !== undefined && values.reporter !== 'junit') throw usageError(`replay: --reporter supports junit, got ${JSON.stringify(values.reporter)}`);
-  if ((values.reporter === undefined) !== (values.out === undefined)) throw usageError('replay: --reporter junit and --out FILE go together');
+  const reporter = values.reporter === 'github-actions' ? 'github' : values.reporter;
+  if (reporter !== undefined && reporter !== 'junit' && reporter !== 'github' && reporter !== 'json') throw usageError(`replay: --reporter takes junit, github or json, got ${JSON.stringify(values.reporter)}`);
+  if (values.out !== undefined && reporter === undefined) throw usageError('replay: --out FILE says where --reporter writes; add --reporter junit|github|json');
+  if (reporter !== undefined && values.out === undefined && values.json) throw usageError('replay: --json and --reporter both write to stdout; give the reporter --out FILE');
   if (positionals.length === 0) throw usageError('replay: give at least one tape (paths or globs)');
   const screenshots = screenshotOptions(values, io.env);
   // An unknown profile is exit 2 before anything runs; the profiles load only for screenshots.
   if (screenshots) (await import('../../render/profiles.js')).resolveProfile(screenshots.profile);
   const transport = transportTarget(values);
+  if (values['single-shot'] && transport && transport.transport !== 'auto') {
+    throw usageError(`replay: --single-shot starts a fresh server per pair and talks to it over stdio; it does not apply to --transport ${transport.transport}`);
+  }
   const { config, masks, ...resolved } = resolveReplaySettings({
     config: values.config,
     cwd: io.cwd,
     ignore: values.ignore,
     filter: values.filter,
     ignoreKeyOrder: values['ignore-key-order'],
-    boundary: values.boundary,
+    boundary: values['pair-by'] !== undefined ? pairBy(values['pair-by'], values.boundary) : values.boundary,
     timeoutMs: values['timeout-ms'] === undefined ? undefined : parseIntOption('timeout-ms', values['timeout-ms'], 0, 1),
     maxResponseBytes: values['max-response-bytes'] === undefined ? undefined : parseIntOption('max-response-bytes', values['max-response-bytes'], 0, 1, Number.MAX_SAFE_INTEGER),
     mask: [...values.mask.map((m) => compileRegex(m, '--mask')), ...values['mask-rect'].map(parseMaskRectFlag)],
@@ -88,15 +95,28 @@ export async function replay({ values, positionals, command, io }: CommandContex
   } finally {
     progress.clear();
   }
-  if (values.json) await writeJson(result, values['json-summary'], io);
+  if (!values.json && values['include-source']) throw usageError('replay: --include-source goes with --json');
+  if (values.json) await writeJson(result, values['json-summary'], io, values['include-source']);
   if (screenshots) io.stderr.write(screenshotLines(result, io.cwd));
   io.stderr.write(formatReplayText(result, { color }));
-  // The CI formats load only for CI: GitHub annotations, JUnit XML.
-  const ci = io.env.GITHUB_ACTIONS === 'true' || values.out ? await import('../../report/ci-reports.js') : undefined;
-  if (io.env.GITHUB_ACTIONS === 'true') (values.json ? io.stderr : io.stdout).write(ci!.githubAnnotations(result.tapes.map(summariseTape)));
-  if (values.out) {
-    writeFileAtomic(values.out, ci!.junitXml(result.tapes.map(summariseTape), result.durationMs));
-    io.stderr.write(`tapedeck: wrote JUnit XML to ${values.out}\n`);
+  // The CI formats load only for CI: GitHub annotations, JUnit XML, the job summary.
+  const onActions = io.env.GITHUB_ACTIONS === 'true';
+  const ci = onActions || reporter ? await import('../../report/ci-reports.js') : undefined;
+  const stdoutTaken = values.json || (reporter !== undefined && values.out === undefined);
+  if (onActions && reporter !== 'github') (stdoutTaken ? io.stderr : io.stdout).write(ci!.githubAnnotations(result.tapes.map(summariseTape)));
+  if (reporter) {
+    const tapes = result.tapes.map(summariseTape);
+    const text = reporter === 'junit' ? ci!.junitXml(tapes, result.durationMs) : reporter === 'github' ? ci!.githubAnnotations(tapes) : `${JSON.stringify({ ...runSummary(result), tapes }, null, 2)}\n`;
+    if (values.out) {
+      writeFileAtomic(values.out, text);
+      io.stderr.write(`tapedeck: wrote the ${reporter} report to ${values.out}\n`);
+    } else io.stdout.write(text);
+  }
+  if (io.env.GITHUB_STEP_SUMMARY) {
+    const { appendStepSummary, summaryMarkdown, tapeRows } = await import('../../report/step-summary.js');
+    const rows = tapeRows(result.tapes.map(summariseTape), io.cwd);
+    const clean = `${result.tapes.length} tape(s) replayed cleanly.`;
+    appendStepSummary(summaryMarkdown('tapedeck replay', rows, clean, values.report ? relative(io.cwd, values.report) : undefined), io.env);
   }
   if (values.report) {
     const { reportFromRun } = await import('../../report/from-run.js');
@@ -166,11 +186,19 @@ function screenshotLines(result: ReplayTapesResult, cwd: string): string {
  * nothing else), and a summary line (with terminal counts when terminal tapes
  * ran) on stderr, or last on stdout with --json-summary.
  */
-async function writeJson(result: ReplayTapesResult, summaryOnStdout: boolean, io: CliIO): Promise<void> {
-  const { driftToEnvelope } = await import('../../replayer/envelopes.js');
+async function writeJson(result: ReplayTapesResult, summaryOnStdout: boolean, io: CliIO, includeSource: boolean): Promise<void> {
+  const { driftToEnvelope, withSource } = await import('../../replayer/protocol/envelopes.js');
+  const { readFileSync } = await import('node:fs');
+  const { resolve } = await import('node:path');
   const out: string[] = [];
-  for (const tape of result.tapes) for (const d of tape.drifts) out.push(JSON.stringify(driftToEnvelope(d)));
-  const summary = JSON.stringify(runSummary(result));
+  const files = new Map<string, string[] | undefined>();
+  for (const tape of result.tapes) {
+    for (const d of tape.drifts) {
+      const env = driftToEnvelope(d);
+      out.push(jsonForTerminal(includeSource ? withSource(env, files, (f) => readFileSync(resolve(io.cwd, f), 'utf8')) : env));
+    }
+  }
+  const summary = jsonForTerminal(runSummary(result));
   if (summaryOnStdout) out.push(summary);
   else io.stderr.write(`${summary}\n`);
   if (out.length > 0) io.stdout.write(`${out.join('\n')}\n`);
@@ -179,4 +207,9 @@ async function writeJson(result: ReplayTapesResult, summaryOnStdout: boolean, io
 function parseHome(value: string | undefined): 'fresh' | 'inherit' {
   if (value === undefined || value === 'fresh' || value === 'inherit') return value ?? 'fresh';
   throw usageError(`replay: --home takes fresh or inherit, got ${JSON.stringify(value)}`);
+}
+
+function pairBy(path: string, boundary: string | undefined): Boundary {
+  if (boundary !== undefined) throw usageError('replay: --pair-by and --boundary both say where a response ends; give one');
+  return pairByBoundary(path);
 }

@@ -1,8 +1,9 @@
-import { usageError } from '../../core/errors.js';
+import { usageError } from '../../core/diagnostics/errors.js';
 import { Readable, type Writable } from 'node:stream';
 import { parseIntOption } from '../args.js';
 import { defineCommand } from '../command.js';
 import { normaliserOptionSpec } from '../normaliser-options.js';
+import { listenAddress, listenAliasOptions } from '../listen-aliases.js';
 
 // The definition and help load eagerly; what a run needs (stdio or a network transport) loads inside run.
 export const command = defineCommand({
@@ -31,8 +32,14 @@ unused (over HTTP and sockets: counted when it stops, on SIGINT/SIGTERM).`,
       arg: 'ADDR',
       help: 'http: HOST:PORT (default 127.0.0.1 and a free port; loopback unless ADDR names another address); unix: a socket path, created 0600 in a directory only you can write to, unlinked on bind and on exit (default: a private one). The address is printed on stderr.',
     },
+    ...listenAliasOptions,
     'auth-token': { type: 'string', arg: 'T', help: 'every request must carry Authorization: Bearer T (else 401)' },
     'max-body': { type: 'string', arg: 'BYTES', help: 'refuse larger request bodies with 413 (default 8 MiB)' },
+    pace: {
+      type: 'string',
+      arg: 'P',
+      help: 'recorded (default): a response of several messages (progress notifications, then the result) goes out one message at a time, as a live server sends them; none: all at once',
+    },
   },
   positionals: { min: 1, max: 1, message: 'give exactly one tape' },
   passthrough: true,
@@ -44,15 +51,18 @@ unused (over HTTP and sockets: counted when it stops, on SIGINT/SIGTERM).`,
     const transport = values.transport;
     if (transport !== 'stdio' && transport !== 'http' && transport !== 'unix') throw usageError(`serve: --transport must be stdio, http or unix, got ${JSON.stringify(transport)}`);
     const log = (m: string) => void io.stderr.write(m);
+    const pace = values.pace ?? 'recorded';
+    if (pace !== 'recorded' && pace !== 'none') throw usageError(`serve: --pace must be recorded or none, got ${JSON.stringify(values.pace)}`);
     if (transport !== 'stdio') {
       if (values.passthrough) throw usageError('serve: --passthrough works over stdio only');
       if (transport === 'unix' && values['auth-token'] !== undefined) throw usageError('serve: --auth-token applies to --transport http');
-      const [{ serveTransport }, { DEFAULT_BODY_LIMIT }] = await Promise.all([import('../../replayer/serve-transport.js'), import('../../core/http-wire.js')]);
+      const [{ serveTransport }, { DEFAULT_BODY_LIMIT }] = await Promise.all([import('../../replayer/serve/transport.js'), import('../../plumbing/net/http-wire.js')]);
       const result = await serveTransport(positionals[0], {
         transport,
-        listen: values.listen,
+        listen: listenAddress('serve', transport, values),
         authToken: values['auth-token'],
         bodyLimit: parseIntOption('max-body', values['max-body'], DEFAULT_BODY_LIMIT, 1, Number.MAX_SAFE_INTEGER),
+        pace,
         normaliser,
         allowUnused: values['allow-unused'],
         log,
@@ -61,15 +71,16 @@ unused (over HTTP and sockets: counted when it stops, on SIGINT/SIGTERM).`,
       });
       return result.exitCode;
     }
-    const given = (['listen', 'auth-token', 'max-body'] as const).find((k) => values[k] !== undefined);
+    const given = (['listen', 'port', 'socket', 'auth-token', 'max-body'] as const).find((k) => values[k] !== undefined);
     if (given) throw usageError(`serve: --${given} applies to --transport http or unix`);
     const timeoutMs = parseIntOption('timeout-ms', values['timeout-ms'], 10_000, 1);
-    const { serveTape } = await import('../../replayer/serve.js');
+    const { serveTape } = await import('../../replayer/serve/serve.js');
     const result = await serveTape(positionals[0], {
       normaliser,
       allowUnused: values['allow-unused'],
       passthrough: command,
       timeoutMs,
+      pace,
       input: (io.stdin as Readable | undefined) ?? Readable.from([]),
       output: io.stdout as Writable,
       log,

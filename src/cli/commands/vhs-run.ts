@@ -1,9 +1,9 @@
 /** What `tapedeck vhs` runs once its options are parsed (vhs.ts holds the definition and help). */
 import { realpathSync } from 'node:fs';
-import { resolveUpdatePolicy } from '../../core/ci.js';
-import { usageError } from '../../core/errors.js';
-import { writeFileAtomic } from '../../core/atomic-write.js';
-import { defaultGoldenRoot } from '../../core/golden-store.js';
+import { resolveUpdatePolicy } from '../../core/config/ci.js';
+import { usageError } from '../../core/diagnostics/errors.js';
+import { writeFileAtomic } from '../../core/files/atomic-write.js';
+import { defaultGoldenRoot } from '../../core/golden/store.js';
 import { formatVhsReport, runVhsFiles } from '../../replayer/vhs/index.js';
 import type { CliIO } from '../io.js';
 
@@ -28,7 +28,7 @@ export async function vhs({ values, positionals, io }: Ctx): Promise<number> {
   const trust = values['trust-tape'] ? undefined : { roots: [real(io.cwd), real(defaultGoldenRoot(io.cwd, undefined, io.env))] };
   const result = await runVhsFiles(positionals, { cwd: io.cwd, env: io.env, policy, realtime: values.realtime, trust });
   if (values.json) {
-    const { driftToEnvelope } = await import('../../replayer/envelopes.js');
+    const { driftToEnvelope } = await import('../../replayer/protocol/envelopes.js');
     const lines = result.tapes.flatMap((t) => t.drifts.map((d) => JSON.stringify(driftToEnvelope(d))));
     if (lines.length) io.stdout.write(`${lines.join('\n')}\n`);
     const drifts = result.tapes.reduce((n, t) => n + t.drifts.length, 0);

@@ -1,8 +1,8 @@
 import { dirname, relative, resolve } from 'node:path';
-import type { UpdatePolicy } from '../../core/ci.js';
-import type { Drift } from '../../core/drift.js';
-import { TapedeckError } from '../../core/errors.js';
-import { GoldenStore } from '../../core/golden-store.js';
+import type { UpdatePolicy } from '../../core/config/ci.js';
+import type { Drift } from '../../core/diagnostics/drift.js';
+import { TapedeckError } from '../../core/diagnostics/errors.js';
+import { GoldenStore } from '../../core/golden/store.js';
 import { formatDiagnostics, loadTape, type VhsDiagnostic } from '../../tape/vhs/index.js';
 import { isTrustedTape, type TapeTrust } from '../tape-trust.js';
 import { checkOutputs, type OutputCheck } from './outputs.js';

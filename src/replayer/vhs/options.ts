@@ -1,8 +1,8 @@
 import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { TapedeckError } from '../../core/errors.js';
+import { TapedeckError } from '../../core/diagnostics/errors.js';
 import type { VhsCommand, VhsLocation, VhsTape } from '../../tape/vhs/index.js';
-import { resolveCommand } from '../../session/resolve-command.js';
+import { resolveCommand } from '../../session/pty/resolve-command.js';
 import type { VhsStyle } from './geometry.js';
 import { minimumSize } from './geometry.js';
 import { SHELLS, type VhsShell } from './shells.js';

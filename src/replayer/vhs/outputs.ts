@@ -1,12 +1,12 @@
 import { resolve } from 'node:path';
-import type { Drift } from '../../core/drift.js';
-import type { GoldenResult, GoldenStore } from '../../core/golden-store.js';
-import { castHeaderLine } from '../../tape/asciicast-write.js';
+import type { Drift } from '../../core/diagnostics/drift.js';
+import type { GoldenResult, GoldenStore } from '../../core/golden/store.js';
+import { castHeaderLine } from '../../tape/asciicast/write.js';
 import type { VhsCommand } from '../../tape/vhs/index.js';
-import { unifiedDiff } from '../compare.js';
+import { unifiedDiff } from '../protocol/compare.js';
 import type { VhsRunResult } from './run.js';
 import { lineError } from './options.js';
-import { TapedeckError } from '../../core/errors.js';
+import { TapedeckError } from '../../core/diagnostics/errors.js';
 
 /** VHS's frame separator (testing.go): 80 box-drawing dashes. */
 export const SEPARATOR = '─'.repeat(80);
@@ -40,7 +40,7 @@ export function castOutput(result: VhsRunResult): string {
 
 /** The screens of a cast at each marker (what the cast golden is compared by), played on a headless screen. */
 export async function castScreens(text: string, rows: number, cols: number): Promise<string[][]> {
-  const { Screen } = await import('../../session/screen.js');
+  const { Screen } = await import('../../session/screen/screen.js');
   const lines = text.split('\n').filter(Boolean);
   let header: { width?: number; height?: number } = {};
   try {

@@ -1,6 +1,6 @@
-import { TapedeckError } from '../../core/errors.js';
-import { encodeKey } from '../../session/keys.js';
-import type { ScreenSnapshot } from '../../session/screen.js';
+import { TapedeckError } from '../../core/diagnostics/errors.js';
+import { encodeKey } from '../../session/input/keys.js';
+import type { ScreenSnapshot } from '../../session/screen/screen.js';
 import { compileGoRegex, type VhsCommand, type VhsLocation, type VhsTape } from '../../tape/vhs/index.js';
 import { Driver, type CastEvent } from './driver.js';
 import { terminalSize } from './geometry.js';

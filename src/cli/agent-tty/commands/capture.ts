@@ -1,12 +1,12 @@
 import { resolve, join } from 'node:path';
 import { flag, sessionArg, str, type ParsedArgs } from '../argv.js';
-import { recordArtifact } from '../artifacts.js';
+import { recordArtifact } from '../../../agent-tty/host/artifacts.js';
 import type { CommandDef } from '../command.js';
 import type { AgentContext } from '../config.js';
-import { AgentError, AgentExit } from '../errors.js';
-import { newId } from '../ids.js';
-import { sessionPaths } from '../paths.js';
-import { asScreenSnapshot, captureSnapshot } from '../capture.js';
+import { AgentError, AgentExit } from '../../../agent-tty/errors.js';
+import { newId } from '../../../agent-tty/ids.js';
+import { sessionPaths } from '../../../agent-tty/paths.js';
+import { asScreenSnapshot, captureSnapshot } from '../../../agent-tty/host/capture.js';
 import { canonicalProfile, profileNames } from '../../../render/profiles.js';
 
 export const snapshot: CommandDef = {
@@ -47,8 +47,8 @@ Profiles: ${profileNames().join(', ')}. Default path: the session's artifacts di
     const shotId = newId('shot');
     const capturedAtSeq = snap.capturedAtSeq as number;
     const out = str(args, 'out') ?? join(sessionPaths(ctx.home, id).artifactsDir, `screenshot-${capturedAtSeq}-${profile}-${shotId}.png`);
-    const { screenshotSnapshot } = await import('../../../render/screenshot.js');
-    const { closeRenderer } = await import('../../../render/renderer.js');
+    const { screenshotSnapshot } = await import('../../../render/screenshot/screenshot.js');
+    const { closeRenderer } = await import('../../../render/browser/renderer.js');
     let shot;
     try {
       shot = await screenshotSnapshot(asScreenSnapshot(snap), capturedAtSeq, {

@@ -3,12 +3,12 @@ import { resolve } from 'node:path';
 import { intOption, list, str, type ParsedArgs } from '../argv.js';
 import type { CommandDef } from '../command.js';
 import type { AgentContext } from '../config.js';
-import { AgentError } from '../errors.js';
-import { newId } from '../ids.js';
-import { writeManifest, type SessionRecord } from '../manifest.js';
-import { privateDir, sessionPaths, sessionsDir, socketPathFor } from '../paths.js';
-import { startHost } from '../spawn-host.js';
-import { displayCommand } from '../../../tape/asciicast-write.js';
+import { AgentError } from '../../../agent-tty/errors.js';
+import { newId } from '../../../agent-tty/ids.js';
+import { writeManifest, type SessionRecord } from '../../../agent-tty/manifest.js';
+import { privateDir, sessionPaths, sessionsDir, socketPathFor, socketDir } from '../../../agent-tty/paths.js';
+import { startHost } from '../../../agent-tty/client/spawn-host.js';
+import { displayCommand } from '../../../tape/asciicast/write.js';
 
 const DEFAULT_START_TIMEOUT_MS = 15_000;
 
@@ -46,6 +46,8 @@ Without a command, the shell (--shell, else $SHELL, else /bin/sh) runs. Default 
     const cwd = resolve(ctx.io.cwd, str(args, 'cwd') ?? '.');
     if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new AgentError('INVALID_INPUT', `--cwd ${JSON.stringify(cwd)} is not a directory`, { cwd });
     const sessionId = newId('sess');
+    const socketPath = socketPathFor(ctx.home, sessionId);
+    socketDir(socketPath); // refused before anything starts when the shared fallback is not ours alone
     privateDir(sessionsDir(ctx.home));
     privateDir(sessionPaths(ctx.home, sessionId).dir);
     const now = new Date().toISOString();
@@ -66,7 +68,7 @@ Without a command, the shell (--shell, else $SHELL, else /bin/sh) runs. Default 
       env,
       shell,
       idleTimeoutMs,
-      socketPath: socketPathFor(ctx.home, sessionId),
+      socketPath,
       hostPid: null,
       childPid: null,
       exitCode: null,

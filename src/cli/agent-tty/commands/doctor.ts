@@ -1,7 +1,7 @@
 import type { CommandDef } from '../command.js';
 import type { AgentContext } from '../config.js';
 import type { ParsedArgs } from '../argv.js';
-import { AgentExit } from '../errors.js';
+import { AgentExit } from '../../../agent-tty/errors.js';
 
 export const doctor: CommandDef = {
   name: 'doctor',

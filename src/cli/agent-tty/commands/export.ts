@@ -1,14 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { sessionArg, str, type ParsedArgs } from '../argv.js';
-import { recordArtifact } from '../artifacts.js';
+import { recordArtifact } from '../../../agent-tty/host/artifacts.js';
 import type { CommandDef } from '../command.js';
 import type { AgentContext } from '../config.js';
-import { AgentError, toAgentError } from '../errors.js';
-import { exportSessionCast } from '../export-cast.js';
-import { newId } from '../ids.js';
-import { sessionPaths } from '../paths.js';
-import { loadSession } from '../session-access.js';
+import { AgentError, toAgentError } from '../../../agent-tty/errors.js';
+import { exportSessionCast } from '../../../agent-tty/host/export-cast.js';
+import { newId } from '../../../agent-tty/ids.js';
+import { sessionPaths } from '../../../agent-tty/paths.js';
+import { loadSession } from '../../../agent-tty/client/session-access.js';
 import { canonicalProfile } from '../../../render/profiles.js';
 
 /** Export failures are EXPORT_ERROR (exit 7) unless the input itself was wrong. */
@@ -43,8 +43,8 @@ Derived from the event log: the same log and profile give the same file.`,
         // The video is drawn from the same cast, so it inherits the cast's determinism.
         const cast = join(sessionPaths(ctx.home, record.sessionId).dir, `.${artifactId}.cast`);
         exportSessionCast(ctx.home, record, cast);
-        const { castToWebm } = await import('../../../render/export-video.js');
-        const { closeRenderer } = await import('../../../render/renderer.js');
+        const { castToWebm } = await import('../../../render/video/export-video.js');
+        const { closeRenderer } = await import('../../../render/browser/renderer.js');
         const { rmSync } = await import('node:fs');
         try {
           const fps = str(args, 'fps') === undefined ? 10 : Number(str(args, 'fps'));

@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { flag, intOption, sessionArg, str, type ParsedArgs } from '../argv.js';
 import type { CommandDef } from '../command.js';
 import type { AgentContext } from '../config.js';
-import { AgentError } from '../errors.js';
-import { callHost } from '../session-access.js';
-import { normaliseSignal } from '../../../session/signals.js';
-import { encodeKeys } from '../../../session/keys.js';
+import { AgentError } from '../../../agent-tty/errors.js';
+import { callHost } from '../../../agent-tty/client/session-access.js';
+import { normaliseSignal } from '../../../session/pty/signals.js';
+import { encodeKeys } from '../../../session/input/keys.js';
 
 /** Exactly one of [text] / --file (§8.2, §9.1). */
 function payload(args: ParsedArgs, command: string): string {

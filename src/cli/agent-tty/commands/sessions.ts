@@ -1,14 +1,14 @@
 import { flag, sessionArg, type ParsedArgs } from '../argv.js';
-import { artifactHealth } from '../artifacts.js';
+import { artifactHealth } from '../../../agent-tty/host/artifacts.js';
 import type { CommandDef } from '../command.js';
 import type { AgentContext } from '../config.js';
-import { AgentError } from '../errors.js';
-import { readEventLog } from '../event-store.js';
-import { isTerminal, listSessionIds, readManifest, type SessionRecord } from '../manifest.js';
-import { checkSessionId, sessionPaths } from '../paths.js';
-import { reconcile, terminationCategory } from '../reconcile.js';
-import { callHost } from '../session-access.js';
-import { displayCommand } from '../../../tape/asciicast-write.js';
+import { AgentError } from '../../../agent-tty/errors.js';
+import { readEventLog } from '../../../agent-tty/host/event-store.js';
+import { isTerminal, listSessionIds, readManifest, type SessionRecord } from '../../../agent-tty/manifest.js';
+import { checkSessionId, sessionPaths } from '../../../agent-tty/paths.js';
+import { reconcile, terminationCategory } from '../../../agent-tty/client/reconcile.js';
+import { callHost } from '../../../agent-tty/client/session-access.js';
+import { displayCommand } from '../../../tape/asciicast/write.js';
 
 export const list: CommandDef = {
   name: 'list',

@@ -1,9 +1,9 @@
 import { flag, intOption, sessionArg, str, type ParsedArgs } from '../argv.js';
 import type { CommandDef } from '../command.js';
 import type { AgentContext } from '../config.js';
-import { AgentError, AgentExit } from '../errors.js';
-import { callHost, loadSession } from '../session-access.js';
-import { isTerminal } from '../manifest.js';
+import { AgentError, AgentExit } from '../../../agent-tty/errors.js';
+import { callHost, loadSession } from '../../../agent-tty/client/session-access.js';
+import { isTerminal } from '../../../agent-tty/manifest.js';
 
 /** §13.4: finite by default. */
 export const DEFAULT_WAIT_TIMEOUT_MS = 30_000;

@@ -1,0 +1,205 @@
+import { createReadStream } from 'node:fs';
+import { refuseSpecialFile } from '../files/special-file.js';
+import { open } from 'node:fs/promises';
+import { limit, limitError } from '../config/limits.js';
+
+/**
+ * Splits a byte stream into lines, each keeping its "\n" so that joining the
+ * lines gives back every byte. Works on Buffers, so multi-byte UTF-8 split
+ * across chunks is never decoded half-way.
+ */
+export class LineSplitter {
+  private pending: Buffer[] = [];
+  private pendingLength = 0;
+
+  /** Feeds a chunk; returns the complete lines it finished. */
+  push(chunk: Buffer): Buffer[] {
+    const lines: Buffer[] = [];
+    let start = 0;
+    let nl = chunk.indexOf(0x0a, start);
+    while (nl !== -1) {
+      const piece = chunk.subarray(start, nl + 1);
+      if (this.pendingLength > 0) {
+        lines.push(Buffer.concat([...this.pending, piece], this.pendingLength + piece.length));
+        this.pending = [];
+        this.pendingLength = 0;
+      } else {
+        lines.push(piece);
+      }
+      start = nl + 1;
+      nl = chunk.indexOf(0x0a, start);
+    }
+    if (start < chunk.length) {
+      const rest = chunk.subarray(start);
+      this.pending.push(rest);
+      this.pendingLength += rest.length;
+    }
+    return lines;
+  }
+
+  /** Bytes received after the last newline. */
+  get partialLength(): number {
+    return this.pendingLength;
+  }
+
+  /** The unterminated tail, left in place (to show what a stuck response had sent). */
+  peek(): Buffer {
+    return Buffer.concat(this.pending, this.pendingLength);
+  }
+
+  /** Takes the unterminated tail (at end of stream or on an idle boundary). */
+  flush(): Buffer | undefined {
+    if (this.pendingLength === 0) return undefined;
+    const tail = Buffer.concat(this.pending, this.pendingLength);
+    this.pending = [];
+    this.pendingLength = 0;
+    return tail;
+  }
+}
+
+export interface NumberedLine {
+  /** 1-indexed line number. */
+  line: number;
+  /** The line without its terminator ("\n" or "\r\n"). */
+  text: string;
+  /** Half-open byte range of the line (terminator excluded) in the file. */
+  byteStart: number;
+  byteEnd: number;
+  /** False for a last line without "\n" (a write cut short leaves one). */
+  terminated: boolean;
+}
+
+/** A UTF-8 byte order mark: editors on Windows start files with one; it is not part of line 1. */
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+/** Numbers lines as they come: offsets, terminators, and a leading BOM skipped. */
+class LineNumberer {
+  private line = 0;
+  private offset = 0;
+
+  emit(buf: Buffer): NumberedLine {
+    this.line += 1;
+    let begin = 0;
+    if (this.line === 1 && buf.subarray(0, 3).equals(BOM)) begin = 3;
+    const start = this.offset;
+    this.offset += buf.length;
+    let end = buf.length;
+    const terminated = end > 0 && buf[end - 1] === 0x0a;
+    if (terminated) end -= 1;
+    if (end > begin && buf[end - 1] === 0x0d) end -= 1;
+    return { line: this.line, text: buf.toString('utf8', begin, end), byteStart: start + begin, byteEnd: start + end, terminated };
+  }
+
+  /** The number the line being gathered will get. */
+  get next(): number {
+    return this.line + 1;
+  }
+}
+
+/**
+ * Numbered lines out of a file's chunks. A line longer than the limit (a tape
+ * of /dev/zero, a garbage dump) is an error naming it, before it is gathered.
+ */
+class NumberedChunks {
+  private readonly splitter = new LineSplitter();
+  private readonly numberer = new LineNumberer();
+
+  constructor(
+    private readonly path: string,
+    private readonly maxLineBytes: number,
+  ) {}
+
+  push(chunk: Buffer): NumberedLine[] {
+    const lines = this.splitter.push(chunk).map((buf) => {
+      if (buf.length > this.maxLineBytes + 1) throw this.tooLong(`is ${buf.length} bytes long`);
+      return this.numberer.emit(buf);
+    });
+    if (this.splitter.partialLength > this.maxLineBytes) throw this.tooLong(`is longer than ${this.maxLineBytes} bytes`);
+    return lines;
+  }
+
+  /** The last line, when the file does not end with a newline. */
+  end(): NumberedLine | undefined {
+    const tail = this.splitter.flush();
+    return tail ? this.numberer.emit(tail) : undefined;
+  }
+
+  private tooLong(what: string): Error {
+    const line = this.numberer.next;
+    return limitError('maxLineBytes', `line ${line} ${what}`, { file: this.path, line });
+  }
+}
+
+/** Streams a file's lines with their numbers and byte offsets, never reading it whole. */
+export async function* readNumberedLines(path: string, maxLineBytes = limit('maxLineBytes')): AsyncGenerator<NumberedLine> {
+  for await (const batch of readNumberedLineBatches(path, maxLineBytes)) yield* batch;
+}
+
+/** The same, the lines a chunk of the file finished at a time (an await per chunk, not per line). */
+export async function* readNumberedLineBatches(path: string, maxLineBytes = limit('maxLineBytes')): AsyncGenerator<NumberedLine[]> {
+  refuseSpecialFile(path);
+  const lines = new NumberedChunks(path, maxLineBytes);
+  for await (const chunk of createReadStream(path)) {
+    const batch = lines.push(chunk as Buffer);
+    if (batch.length > 0) yield batch;
+  }
+  const last = lines.end();
+  if (last) yield [last];
+}
+
+/**
+ * The same, handing each line to a callback as its chunk is split: no promise
+ * per line (a 50,000-pair tape is a few dozen chunks, not 50,000 awaits).
+ */
+export async function eachNumberedLine(path: string, onLine: (line: NumberedLine) => void, maxLineBytes = limit('maxLineBytes')): Promise<void> {
+  refuseSpecialFile(path);
+  const lines = new NumberedChunks(path, maxLineBytes);
+  for await (const chunk of createReadStream(path, { highWaterMark: 256 * 1024 })) for (const l of lines.push(chunk as Buffer)) onLine(l);
+  const last = lines.end();
+  if (last) onLine(last);
+}
+
+/**
+ * The same, keeping the file: read straight into one buffer of the file's size
+ * (no buffer per chunk), which is returned; each line's offsets index into it.
+ */
+export async function eachNumberedLineKept(path: string, onLine: (line: NumberedLine) => void, maxLineBytes = limit('maxLineBytes')): Promise<Buffer> {
+  refuseSpecialFile(path);
+  const lines = new NumberedChunks(path, maxLineBytes);
+  const file = await open(path, 'r');
+  try {
+    let buf = Buffer.allocUnsafeSlow((await file.stat()).size);
+    let length = 0;
+    for (;;) {
+      let { bytesRead } = await file.read(buf, length, Math.min(CHUNK, buf.length - length), null);
+      if (length === buf.length) {
+        // Full: at the end, or a file that grew since its size was taken (a pipe has size 0).
+        const more = Buffer.allocUnsafe(CHUNK);
+        bytesRead = (await file.read(more, 0, CHUNK, null)).bytesRead;
+        if (bytesRead > 0) buf = Buffer.concat([buf, more.subarray(0, bytesRead)], Math.max(2 * buf.length, length + CHUNK));
+      }
+      if (bytesRead === 0) break;
+      for (const l of lines.push(buf.subarray(length, length + bytesRead))) onLine(l);
+      length += bytesRead;
+    }
+    const last = lines.end();
+    if (last) onLine(last);
+    return buf.subarray(0, length);
+  } finally {
+    await file.close();
+  }
+}
+
+const CHUNK = 256 * 1024;
+
+/** The same over bytes already in memory (a re-read under a lock). */
+export function* numberedLinesOf(buf: Buffer): Generator<NumberedLine> {
+  const numberer = new LineNumberer();
+  let start = 0;
+  while (start < buf.length) {
+    const nl = buf.indexOf(0x0a, start);
+    const end = nl === -1 ? buf.length : nl + 1;
+    yield numberer.emit(buf.subarray(start, end));
+    start = end;
+  }
+}

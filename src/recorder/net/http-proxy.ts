@@ -1,0 +1,111 @@
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { DEFAULT_BODY_LIMIT, bearerToken } from '../../plumbing/net/http-wire.js';
+import { type Endpoint, listenTcp, listenUnix } from '../../plumbing/net/endpoint.js';
+import { redact } from '../../core/text/redact.js';
+import { AUTH_TOKEN_VAR, lastNumbers } from '../../tape/protocol/wire.js';
+import { type HttpExchange, pairsOf } from './http-pairs.js';
+import { relayConnection } from './http-relay.js';
+import { TapeAppender } from '../stdio/tape-writer.js';
+
+
+export interface HttpRecorderOptions {
+  /** Where clients connect (loopback by default, chosen by the caller). */
+  listen: Endpoint;
+  upstream: Endpoint & { base?: string };
+  out: string;
+  redactEnv?: readonly string[];
+  bodyLimit?: number;
+  env?: NodeJS.ProcessEnv;
+  report?: (message: string) => void;
+}
+
+export interface RecorderHandle {
+  /** The address clients use (the real port when 0 was asked for). */
+  address: Endpoint;
+  /** Stops listening, ends open streams (their pairs written) and closes the tape. */
+  close(): Promise<{ pairsWritten: number; pairsNotWritten: number }>;
+}
+
+/**
+ * A transparent HTTP recording proxy: a byte relay per connection (see
+ * net/http-relay.ts), so each request goes upstream unchanged (bearer token
+ * included) and each response comes back as it streams, and on the side the
+ * exchange becomes seed-000 pairs in the tape. Tokens are passed
+ * through, never written: headers are not recorded, and a token that shows up
+ * in a body is stored as a placeholder.
+ */
+export async function startHttpRecorder(options: HttpRecorderOptions): Promise<RecorderHandle> {
+  const report = options.report ?? ((m: string) => process.stderr.write(m));
+  const tape = new TapeAppender(options.out, report);
+  const limit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const env = options.env ?? process.env;
+  const sessions = new Map<string, number>();
+  const before = lastNumbers(options.out, (p) => readFileSync(p, 'utf8'));
+  /** Pairs completed per MCP session (0: none), so replay opens a GET stream at the same point. */
+  const completed = new Map<number, number>();
+  let batches = before.batch;
+  const up = options.upstream;
+
+  const sessionOf = (id: string | string[] | undefined): number | undefined => {
+    if (typeof id !== 'string') return undefined;
+    if (!sessions.has(id)) sessions.set(id, before.session + sessions.size + 1);
+    return sessions.get(id);
+  };
+
+  const record = (ex: HttpExchange, token: string | undefined) => {
+    const names = [...(options.redactEnv ?? [])];
+    let redactWith = env;
+    if (token) {
+      names.push(AUTH_TOKEN_VAR);
+      redactWith = { ...env, [AUTH_TOKEN_VAR]: token };
+    }
+    completed.set(ex.session ?? 0, (completed.get(ex.session ?? 0) ?? 0) + 1);
+    const pairs = pairsOf(ex, () => ++batches);
+    // Written just after the response has gone out, off the round trip; setImmediate keeps the order.
+    setImmediate(() => {
+      for (const p of pairs) {
+        if (names.length === 0) tape.append(p.request, p.response, p.wire, p.notesOnly);
+        else tape.append(redact(p.request, names, redactWith), redact(p.response, names, redactWith), p.wire, p.notesOnly);
+      }
+    });
+  };
+
+  const connections = new Set<() => void>();
+  const server = createServer({ allowHalfOpen: true }, (client) => {
+    const end = relayConnection(client, {
+      upstream: up,
+      limit,
+      report,
+      sessionOf,
+      onRequest: (headers, method) => {
+        const session = sessionOf(headers['mcp-session-id']);
+        return { session, after: method === 'GET' ? (completed.get(session ?? 0) ?? 0) : undefined };
+      },
+      record: (ex) => record(ex, bearerToken(ex.requestHeaders)),
+      giveUp: (reason) => setImmediate(() => tape.giveUp(reason)), // after the pairs queued before it
+    });
+    connections.add(end);
+    client.once('close', () => connections.delete(end));
+  });
+  let address: Endpoint;
+  if (options.listen.kind === 'unix') {
+    await listenUnix(server, options.listen.path);
+    address = options.listen;
+  } else {
+    const { host, port } = options.listen;
+    address = { kind: 'tcp', host, port: await listenTcp(server, host, port) };
+  }
+  return {
+    address,
+    close: async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Open exchanges (a GET stream, say) are recorded with what they had.
+      for (const end of [...connections]) end();
+      await closed;
+      await new Promise((resolve) => setImmediate(resolve)); // after the writes queued above
+      tape.close();
+      return { pairsWritten: tape.written, pairsNotWritten: tape.failed };
+    },
+  };
+}

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { Screen } from '../../src/session/screen/screen.js';
+import { paletteRgb } from '../../src/session/screen/colors.js';
+
+async function screenWith(data: string, rows = 4, cols = 20, scrollback?: number): Promise<Screen> {
+  const s = new Screen({ rows, cols, scrollback });
+  await s.write(Buffer.from(data, 'utf8'));
+  return s;
+}
+
+describe('Screen snapshots', () => {
+  it('reports attributes and resolved colours per cell', async () => {
+    const s = await screenWith(
+      '\x1b[1mB\x1b[0m\x1b[3mI\x1b[0m\x1b[4mU\x1b[0m\x1b[7mV\x1b[0m\x1b[2mD\x1b[0m\x1b[9mS\x1b[0m' +
+        '\x1b[31mr\x1b[0m\x1b[91mR\x1b[0m\x1b[38;5;196mp\x1b[0m\x1b[48;5;244mg\x1b[0m\x1b[38;2;1;2;3mt\x1b[0m',
+    );
+    const cells = s.snapshot({ includeCells: true }).cells![0];
+    expect(cells.slice(0, 6).map((c) => [c.char, c.bold, c.italic, c.underline, c.inverse, c.dim, c.strikethrough])).toEqual([
+      ['B', true, false, false, false, false, false],
+      ['I', false, true, false, false, false, false],
+      ['U', false, false, true, false, false, false],
+      ['V', false, false, false, true, false, false],
+      ['D', false, false, false, false, true, false],
+      ['S', false, false, false, false, false, true],
+    ]);
+    expect(cells[6].fg).toEqual({ kind: 'palette', index: 1, rgb: '#cd3131', slot: 'red' });
+    expect(cells[7].fg).toEqual({ kind: 'palette', index: 9, rgb: '#f14c4c', slot: 'brightRed' });
+    expect(cells[8].fg).toEqual({ kind: 'palette', index: 196, rgb: '#ff0000', slot: 'palette:196' });
+    expect(cells[9].bg).toEqual({ kind: 'palette', index: 244, rgb: '#808080', slot: 'palette:244' });
+    expect(cells[10].fg).toEqual({ kind: 'rgb', rgb: '#010203', slot: 'rgb' });
+    expect(cells[11]).toMatchObject({ char: '', fg: { kind: 'default', slot: 'default' }, bold: false });
+    s.dispose();
+  });
+
+  it('marks wide characters and their right halves', async () => {
+    const s = await screenWith('a漢b');
+    const cells = s.snapshot({ includeCells: true }).cells![0];
+    expect(cells.slice(0, 4).map((c) => [c.char, c.width])).toEqual([['a', 1], ['漢', 2], ['', 0], ['b', 1]]);
+    expect(s.visibleLines()[0]).toBe('a漢b');
+    s.dispose();
+  });
+
+  it('tracks cursor visibility, alternate screen and scrollback', async () => {
+    const s = await screenWith('1\r\n2\r\n3\r\n4\r\n5\r\n6', 3, 10);
+    expect(s.snapshot({ includeScrollback: true })).toEqual({
+      rows: 3, cols: 10, cursor: { row: 2, col: 1, visible: true }, isAltScreen: false,
+      visibleLines: ['4', '5', '6'], scrollbackLines: ['1', '2', '3'],
+    });
+    await s.write('\x1b[?1049h\x1b[?25l\x1b[2;3Halt');
+    expect(s.snapshot()).toMatchObject({ isAltScreen: true, cursor: { row: 1, col: 5, visible: false }, visibleLines: ['', '  alt', ''] });
+    await s.write('\x1b[?1049l\x1b[?25h');
+    expect(s.snapshot()).toMatchObject({ isAltScreen: false, cursor: { visible: true }, visibleLines: ['4', '5', '6'] });
+    s.dispose();
+  });
+
+  it('joins UTF-8 split across writes', async () => {
+    const s = new Screen({ rows: 2, cols: 10 });
+    const bytes = Buffer.from('é✓', 'utf8');
+    for (const b of bytes) void s.write(Buffer.from([b]));
+    await s.flush();
+    expect(s.text()).toBe('é✓');
+    s.dispose();
+  });
+
+  it('resolves the 256-colour cube and greys', () => {
+    expect([paletteRgb(16), paletteRgb(21), paletteRgb(231), paletteRgb(232), paletteRgb(255)]).toEqual([
+      '#000000', '#0000ff', '#ffffff', '#080808', '#eeeeee',
+    ]);
+  });
+});

@@ -1,9 +1,10 @@
 import { spawnTerminal, type Terminal } from '../../session/terminal.js';
-import { cpuTime, processState } from './quiet.js';
+import { bytesWritten, cpuTime, processState } from './quiet.js';
 
 /** A command still waits past its own time while a process is busy (running, in the disk), up to this. */
 const BUSY_GRACE_MS = 3000;
 const POLL_MS = 1;
+const QUIET_CAP_MS = 250;
 
 export interface CastEvent {
   /** Timeline milliseconds (what VHS would have recorded). */
@@ -31,6 +32,7 @@ export class Driver {
   readonly cast: CastEvent[] = [];
   private pending: Buffer[] = [];
   private outputs = 0;
+  private received = 0;
   private stepStart = 0;
   private stepReal = 0;
   private stepEnd = 0;
@@ -46,6 +48,7 @@ export class Driver {
     this.unsubscribe = this.term.onEvent((e) => {
       if (e.type !== 'output') return;
       this.outputs++;
+      this.received += e.data.length;
       this.pending.push(e.data);
       const at = Math.min(this.stepStart + (performance.now() - this.stepReal), this.stepEnd);
       this.emitOutput(Math.max(at, this.lastTime()));
@@ -76,7 +79,11 @@ export class Driver {
 
   send(bytes: string): void {
     if (!this.term.running) throw new Error(`the shell has exited (code ${this.term.exitCode})`);
-    if (!this.sent) this.cpuAtSend = cpuTime(this.term.pid);
+    if (!this.sent) {
+      this.cpuAtSend = cpuTime(this.term.pid);
+      this.writtenAtSend = bytesWritten(this.term.pid);
+      this.receivedAtSend = this.received;
+    }
     this.term.write(bytes);
     this.sent = true;
   }
@@ -84,6 +91,8 @@ export class Driver {
   /** Input went in since the last settle: idle only counts once the program has reacted (see settle). */
   private sent = false;
   private cpuAtSend = 0;
+  private writtenAtSend = 0;
+  private receivedAtSend = 0;
 
   /** Lets `ms` of timeline pass (see the class comment); resolves with the screen settled. */
   async settle(ms: number): Promise<void> {
@@ -101,7 +110,11 @@ export class Driver {
       const outputsBefore = this.outputs;
       const cpuBefore = this.cpuAtSend;
       let reacted = !this.sent;
+      // Bytes written but not yet arrived keep the step open (a write to a file, not the terminal, only for QUIET_CAP_MS).
+      const writtenBefore = this.sent ? this.writtenAtSend : bytesWritten(this.term.pid);
+      const receivedBefore = this.sent ? this.receivedAtSend : this.received;
       this.sent = false;
+      let quietSince = 0;
       for (;;) {
         await this.term.screen.flush();
         const elapsed = performance.now() - start;
@@ -111,7 +124,9 @@ export class Driver {
         const state = processState(this.term.pid);
         if (!reacted && (state !== 'idle' || this.outputs !== outputsBefore || cpuTime(this.term.pid) !== cpuBefore)) reacted = true;
         quiet = reacted && !fresh && state === 'idle' ? quiet + 1 : 0;
-        if (quiet >= 2) break;
+        if (quiet === 1) quietSince = performance.now();
+        const inFlight = quiet >= 2 && bytesWritten(this.term.pid) - writtenBefore > this.received - receivedBefore;
+        if (quiet >= 2 && (!inFlight || performance.now() - quietSince >= QUIET_CAP_MS)) break;
         // Its time is up: move on unless a program is still busy, or has yet to read what was typed.
         if (elapsed >= ms && !fresh && (state === 'timer' || (state === 'idle' && reacted))) break;
         if (elapsed >= ms + BUSY_GRACE_MS) break;

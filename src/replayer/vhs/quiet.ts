@@ -97,6 +97,19 @@ function timeoutAt(pid: number, address: bigint, kind: 'timespec' | 'timeval'): 
 
 /** CPU time (ns) the processes under `rootPid` have used: it moves whenever one of them ran (it read the input). */
 export function cpuTime(rootPid: number): number {
+  return sumOver(rootPid, (pid) => Number(read(`/proc/${pid}/schedstat`)?.split(' ')[0]) || 0);
+}
+
+/**
+ * Bytes the live processes under `rootPid` have written (/proc/PID/io wchar). What a
+ * program wrote to the terminal reaches the PTY master through the kernel a little
+ * later: while fewer bytes arrived than were written, output may still be on its way.
+ */
+export function bytesWritten(rootPid: number): number {
+  return sumOver(rootPid, (pid) => Number(/wchar: (\d+)/.exec(read(`/proc/${pid}/io`) ?? '')?.[1]) || 0);
+}
+
+function sumOver(rootPid: number, value: (pid: number) => number): number {
   let total = 0;
   const stack = [rootPid];
   const seen = new Set<number>();
@@ -104,9 +117,7 @@ export function cpuTime(rootPid: number): number {
     const pid = stack.pop()!;
     if (seen.has(pid)) continue;
     seen.add(pid);
-    const text = read(`/proc/${pid}/schedstat`);
-    if (!text) continue;
-    total += Number(text.split(' ')[0]) || 0;
+    total += value(pid);
     stack.push(...children(pid));
   }
   return total;

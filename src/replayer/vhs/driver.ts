@@ -125,10 +125,10 @@ export class Driver {
         if (!reacted && (state !== 'idle' || this.outputs !== outputsBefore || cpuTime(this.term.pid) !== cpuBefore)) reacted = true;
         quiet = reacted && !fresh && state === 'idle' ? quiet + 1 : 0;
         if (quiet === 1) quietSince = performance.now();
-        const inFlight = quiet >= 2 && bytesWritten(this.term.pid) - writtenBefore > this.received - receivedBefore;
-        if (quiet >= 2 && (!inFlight || performance.now() - quietSince >= QUIET_CAP_MS)) break;
-        // Its time is up: move on unless a program is still busy, or has yet to read what was typed.
-        if (elapsed >= ms && !fresh && (state === 'timer' || (state === 'idle' && reacted))) break;
+        const settled = () => bytesWritten(this.term.pid) - writtenBefore <= this.received - receivedBefore || performance.now() - quietSince >= QUIET_CAP_MS;
+        if (quiet >= 2 && settled()) break;
+        // Its time is up: move on unless a program is still busy, has yet to read what was typed, or its output is on the way.
+        if (elapsed >= ms && !fresh && (state === 'timer' || (state === 'idle' && reacted && quiet >= 1 && settled()))) break;
         if (elapsed >= ms + BUSY_GRACE_MS) break;
         await sleep(Math.min(POLL_MS, Math.max(0, ms - elapsed) || POLL_MS));
       }

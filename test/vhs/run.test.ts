@@ -97,14 +97,15 @@ describe('tapedeck vhs', () => {
     }
   });
 
-  test('GIF, video and Screenshot outputs are reported as not produced, never faked; JUnit for CI', async () => {
+  test('GIF and video outputs are reported as not produced, never faked; Screenshot is a PNG golden; JUnit for CI', async () => {
     const dir = project({ 'g.tape': 'Output g.gif\nOutput g.mp4\nOutput g.txt\nType "echo x"\nEnter\nScreenshot s.png\nSleep 100ms\n' });
     const r = await vhs(dir, ['g.tape', '--reporter', 'junit', '--out', 'junit.xml']);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('g.tape:1: Output g.gif: .gif output is not produced');
-    expect(r.stderr).toContain('g.tape:6: Screenshot s.png: not written');
+    expect(r.stderr).toContain('g.tape:6: wrote new golden s.png');
     expect(existsSync(join(dir, 'g.gif'))).toBe(false);
-    expect(existsSync(join(dir, 's.png'))).toBe(false);
+    expect(readFileSync(join(dir, 's.png')).subarray(1, 4).toString()).toBe('PNG');
+    expect((await vhs(dir, ['g.tape'], { CI: 'true' })).stderr).toContain('matches s.png');
     expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(/<testcase classname="tapedeck.terminal" name="[^"]*g\.tape"/);
   });
 

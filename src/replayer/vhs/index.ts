@@ -92,9 +92,6 @@ export function formatVhsReport(result: VhsFilesResult): string {
       if (c.skipped) out.push(`tapedeck: ${t.tape}:${c.output.at.line}: Output ${c.output.path}: ${c.skipped}`);
       else if (c.golden) out.push(`${c.golden.pass ? 'ok  ' : 'FAIL'} ${t.tape}:${c.output.at.line}: ${c.golden.message.split('\n').join('\n     ')}`);
     }
-    if (t.run) {
-      for (const s of t.run.screenshots) out.push(`tapedeck: ${t.tape}:${s.at.line}: Screenshot ${s.path}: not written (PNG needs the raster renderer, not in this build)`);
-    }
   }
   const ran = result.tapes.filter((t) => t.run).length;
   const drifted = result.tapes.filter((t) => t.drifts.length).length;

@@ -93,6 +93,20 @@ export async function checkOutputs(result: VhsRunResult, store: GoldenStore, cwd
       throw lineError(output.at, `cannot write ${output.path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, 'STORAGE_WRITE_ERROR');
     }
   }
+  for (const shot of result.screenshots) {
+    const path = resolve(cwd, shot.path);
+    try {
+      const { renderScreenPng } = await import('../../render/raster/index.js');
+      const { comparePngs } = await import('../../render/pixel/diff.js');
+      const png = renderScreenPng(shot.snapshot, { source: { file: result.tape.file, line: shot.at.line } });
+      const golden = store.check({ path, actual: png, displayPath: shot.path, compare: (expected) => comparePngs(expected, png) });
+      const output = { kind: 'Output' as const, path: shot.path, format: 'frames' as const, at: shot.at };
+      checks.push({ output, path, golden, ...(golden.pass ? {} : { drift: makeDrift(result, output, 'TD1202', `screenshot ${shot.path} differs`, golden.message.split('\n'), 1) }) });
+    } catch (err) {
+      if (err instanceof TapedeckError) throw err;
+      throw lineError(shot.at, `cannot write ${shot.path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, 'STORAGE_WRITE_ERROR');
+    }
+  }
   return checks;
 }
 

@@ -87,3 +87,24 @@ describe("seed 001's envelopes and fix loop", () => {
     expect(again.code).toBe(0);
   });
 });
+
+describe('--json failures are envelopes (seed 002 §1.3)', () => {
+  test('snapshot, export, explain and replay of a missing file: one failure envelope on stdout, the line on stderr, exit 2', async () => {
+    const runs: Array<[string[], string, string]> = [
+      [['snapshot', '/nope/missing.cast', '--json'], 'snapshot', 'STORAGE_READ_ERROR'],
+      [['export', '/nope/missing.cast', '--format', 'html', '--out', join(temp(), 'x.html'), '--json'], 'export', 'STORAGE_READ_ERROR'],
+      [['explain', 'TD9999', '--json'], 'explain', 'INVALID_INPUT'],
+      [['replay', '/nope/missing.ndjson', '--json', '--', ...AGENT_SERVER], 'replay', 'STORAGE_READ_ERROR'],
+    ];
+    for (const [argv, command, code] of runs) {
+      const res = await tapedeckInProcess(argv);
+      expect(res.code, argv.join(' ')).toBe(2);
+      const out = res.stdout.trim().split('\n');
+      expect(out, argv.join(' ')).toHaveLength(1);
+      expect(JSON.parse(out[0])).toMatchObject({ ok: false, command, error: { code, retryable: false } });
+      expect(res.stderr).toMatch(/^tapedeck: /);
+    }
+    // Without --json: nothing on stdout.
+    expect((await tapedeckInProcess(['snapshot', '/nope/missing.cast'])).stdout).toBe('');
+  });
+});

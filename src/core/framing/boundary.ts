@@ -1,4 +1,5 @@
 import { usageError } from '../diagnostics/errors.js';
+import { trimWhiteSpace } from '../text/trim.js';
 
 /**
  * Where a response ends. The recorder, the replayer and the stand-in server
@@ -197,7 +198,7 @@ export class ResponseFramer {
 
   /** Registers one client line. Blank lines are forwarded by callers but are no request. */
   addRequest(line: string, options: { expectsOutput?: boolean } = {}): Exchange | undefined {
-    const request = line.trim();
+    const request = trimWhiteSpace(line); // as seed 000 trims (a leading BOM stays)
     if (request === '') return undefined;
     // The client moved on: an idle exchange that never got a byte had no response.
     for (const ex of this.queue) if (!ex.complete && ex.rule.kind === 'idle' && !ex.received) this.markComplete(ex, 'boundary');

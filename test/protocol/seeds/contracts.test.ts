@@ -3,7 +3,7 @@ import { copyFileSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { AGENT_SERVER, ROOT, tapedeckInProcess, useTempDirs } from '../../helpers/cli.js';
+import { AGENT_SERVER, ROOT, tapedeck, tapedeckInProcess, useTempDirs } from '../../helpers/cli.js';
 import { startTapedeck } from '../../helpers/net.js';
 
 const temp = useTempDirs();
@@ -106,5 +106,20 @@ describe('--json failures are envelopes (seed 002 §1.3)', () => {
     }
     // Without --json: nothing on stdout.
     expect((await tapedeckInProcess(['snapshot', '/nope/missing.cast'])).stdout).toBe('');
+  });
+});
+
+describe('smaller seed contracts', () => {
+  test("a request's leading byte order mark is kept as seed 000's trim keeps it (Unicode White_Space only)", async () => {
+    const tape = join(temp(), 'bom.ndjson');
+    const res = await tapedeck(['record', '--out', tape, '--', ...AGENT_SERVER], { input: '\uFEFF{"op":"explain","code":"MT4099"}  \n' });
+    expect(res.code).toBe(0);
+    expect(JSON.parse(readFileSync(tape, 'utf8').split('\n')[0]).request).toBe('\uFEFF{"op":"explain","code":"MT4099"}');
+  });
+
+  test('an unknown render profile in the environment is exit 2 naming the variable, not ignored', async () => {
+    const res = await tapedeck(['screenshot', join(ROOT, 'goldens/terminal/bash-echo.cast'), '--out', join(temp(), 's.png')], { env: { TAPEDECK_PROFILE: 'neon' } });
+    expect(res.stderr).toContain('unknown render profile "neon" in TAPEDECK_PROFILE');
+    expect(res.code).toBe(2);
   });
 });

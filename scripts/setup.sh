@@ -8,7 +8,8 @@ cd "$(dirname "$0")/.."
 
 need_apt=()
 for pair in vim:vim less:less htop:htop tmux:tmux asciinema:asciinema python3:python3 \
-            chromium:chromium ffmpeg:ffmpeg git:git nano:nano whiptail:whiptail; do
+            chromium:chromium ffmpeg:ffmpeg git:git nano:nano whiptail:whiptail \
+            useradd:passwd runuser:util-linux setpriv:util-linux; do
   bin=${pair%%:*}; pkg=${pair##*:}
   command -v "$bin" >/dev/null 2>&1 || need_apt+=("$pkg")
 done

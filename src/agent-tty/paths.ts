@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync } from 'node:fs';
 import { homedir, tmpdir, userInfo } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { problemWithSharedDir, sharedDirMessage } from '../core/files/shared-dir.js';
 import { AgentError } from './errors.js';
 import { SESSION_ID_PATTERN } from './ids.js';
 
@@ -69,6 +70,20 @@ export function socketPathFor(home: string, id: string): string {
 /** The per-user directory for sockets whose path beside the manifest would be too long. */
 export function fallbackSocketDir(): string {
   return join(tmpdir(), `agent-tty-${userInfo().uid}`);
+}
+
+/**
+ * Makes the directory a session's control socket goes in: beside the manifest
+ * (under the home, made 0700), or the shared fallback under $TMPDIR, which is
+ * used only when it is a real directory of this uid that nobody else can write
+ * (core/files/shared-dir.ts); otherwise refused, so no other user can replace
+ * the socket or listen in on what `session type` sends.
+ */
+export function socketDir(socketPath: string): void {
+  const dir = dirname(socketPath);
+  if (dir !== fallbackSocketDir()) return privateDir(dir);
+  const problem = problemWithSharedDir(dir);
+  if (problem) throw new AgentError('STORAGE_WRITE_ERROR', `control socket: ${sharedDirMessage(dir, problem)}`, { path: dir });
 }
 
 /** Creates `dir` (and parents) and forces it to mode 0700. */

@@ -40,6 +40,8 @@ export interface CommandContext<O extends OptionSpecs> {
   positionals: string[];
   /** What follows `--` (commands with `passthrough`), untouched. */
   command: string[];
+  /** The command's own arguments as given (before any `--`), for a command whose positionals' order matters. */
+  argv: string[];
   io: CliIO;
 }
 
@@ -96,7 +98,7 @@ export function defineCommand<const O extends OptionSpecs>(definition: CommandDe
       if (!spec.path || value === undefined) continue;
       values[name] = Array.isArray(value) ? value.map((v) => here(String(v))) : here(String(value));
     }
-    return { values: values as OptionValues<O>, positionals: definition.pathPositionals ? positionals.map(here) : positionals, command, io };
+    return { values: values as OptionValues<O>, positionals: definition.pathPositionals ? positionals.map(here) : positionals, command, argv: own, io };
   };
 
   return {

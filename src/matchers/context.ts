@@ -5,6 +5,7 @@ import { loadConfig } from '../core/config/config.js';
 import { TapedeckError } from '../core/diagnostics/errors.js';
 import { goldenFile, goldenFolder } from '../core/golden/paths.js';
 import { defaultGoldenRoot } from '../core/golden/store.js';
+import { ownerOf, terminalOwner } from '../session/owner.js';
 
 /** The running test as vitest hands it to a matcher (`this.task`) or a hook. */
 export interface TaskLike {
@@ -14,6 +15,10 @@ export interface TaskLike {
   timeout?: number;
   result?: { startTime?: number };
   meta?: object;
+  type?: string;
+  concurrent?: boolean;
+  file?: { filepath?: string };
+  suite?: { name: string; suite?: unknown; type?: string };
 }
 
 /** The parts of vitest's matcher `this` (MatcherState) tapedeck reads. */
@@ -32,8 +37,49 @@ const owners = new Map<string, { test: string; name: string }>();
 /** Every golden path used in this worker (for the obsolete-golden report). */
 export const usedGoldens = new Set<string>();
 
-function taskKey(ctx: MatcherStateLike): string {
-  return ctx.task?.id ?? `${ctx.testPath}\0${ctx.currentTestName}`;
+/** The test a golden belongs to: its file, its full name (as vitest's currentTestName) and its id. */
+export interface GoldenOwner {
+  testPath: string;
+  testName: string;
+  key: string;
+  task?: TaskLike;
+}
+
+function isTest(t: unknown): t is TaskLike {
+  return typeof t === 'object' && t !== null && typeof (t as TaskLike).id === 'string' && typeof (t as TaskLike).name === 'string';
+}
+
+function fullName(task: TaskLike): string {
+  if (task.fullTestName !== undefined) return task.fullTestName;
+  const names = [task.name];
+  for (let s = task.suite; s && s.type !== 'file' && s.name; s = s.suite as TaskLike['suite']) names.unshift(s.name);
+  return names.join(' > ');
+}
+
+/** Goldens whose test could not be told (file paths): the obsolete report never removes anything in their folders. */
+export const ownerlessFiles = new Set<string>();
+
+/**
+ * Which test an assertion belongs to, never a guess: the test whose async
+ * context is asserting (each test runs inside its own owner, see index.ts),
+ * else the test that spawned the subject terminal, else vitest's current test
+ * when no test runs beside it. Under concurrency with none of these, fails as
+ * vitest's toMatchSnapshot does without a test context, instead of filing the
+ * golden under another test's name.
+ */
+export function goldenOwner(ctx: MatcherStateLike, matcher: string, subject?: object): GoldenOwner {
+  const asserting = terminalOwner.getStore();
+  const spawner = subject ? ownerOf(subject) : undefined;
+  const current = ctx.task && !ctx.task.concurrent ? ctx.task : undefined;
+  const task = [asserting, spawner, current].find(isTest);
+  if (task) return { testPath: task.file?.filepath ?? ctx.testPath ?? 'unknown-test-file', testName: fullName(task), key: task.id, task };
+  if (ctx.testPath) ownerlessFiles.add(ctx.testPath);
+  throw new TapedeckError(
+    'GOLDEN_OWNER_UNKNOWN',
+    `${matcher} cannot tell which test this golden belongs to: ${ctx.task?.concurrent ? 'tests run concurrently and' : 'there is no running test, and'} the terminal was not spawned inside a test. ` +
+      'Spawn the terminal inside the test (or a beforeEach), or use the test context\'s expect: test.concurrent(name, async ({ expect }) => ...). Nothing was written or removed.',
+    { details: { matcher, testPath: ctx.testPath } },
+  );
 }
 
 /** A test starts (or is retried): its counters start again; its golden paths stay its own. */
@@ -89,10 +135,10 @@ export function displayPath(path: string): string {
 }
 
 /** The next golden path of the current test: goldens/<file>/<test>[-N].<ext>; fails when another test already has it. */
-export function nextGoldenPath(ctx: MatcherStateLike, ext: string, name?: string): { path: string; displayPath: string } {
-  const testPath = ctx.testPath ?? 'unknown-test-file';
-  const testName = name ?? ctx.currentTestName ?? 'unnamed test';
-  const owner = taskKey(ctx);
+export function nextGoldenPath(ctx: MatcherStateLike, ext: string, name?: string, test: GoldenOwner = goldenOwner(ctx, 'this matcher')): { path: string; displayPath: string } {
+  const testPath = test.testPath;
+  const testName = name ?? (test.testName || 'unnamed test');
+  const owner = test.key;
   const mine = counters.get(owner) ?? new Map<string, number>();
   counters.set(owner, mine);
   const key = `${testName}\0${ext}`;

@@ -2,6 +2,7 @@
  * tapedeck's vitest integration: `import 'tapedeck/vitest'` in a test file (or
  * a setupFiles entry) registers the matchers and the per-test hooks.
  */
+import { dirname } from 'node:path';
 import * as vitest from 'vitest';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import type { Terminal } from '../session/terminal.js';
@@ -11,11 +12,12 @@ import { toMatchScreen, type ScreenGoldenMatcherOptions } from './screen.js';
 import { toMatchExchange, toReplayCleanly, type ProtocolMatcherOptions } from './protocol.js';
 import { toMatchScreenshot, type ScreenshotMatcherOptions } from './screenshot.js';
 import type { TerminalReplayMatcherOptions } from './terminal-replay.js';
-import { resetGoldenCounters, type TaskLike } from './context.js';
+import { goldenRoot, projectRoot, resetGoldenCounters, type MatcherStateLike, type TaskLike } from './context.js';
 import { cleanUpTestTerminals, endTerminalsOf, rememberTerminalsBeforeTest } from './cleanup.js';
 import { reportObsoleteGoldens } from './obsolete.js';
 import { requireAwait } from './unawaited.js';
-import { summaryLine, takeTally } from './summary.js';
+import { candidatePaths, summaryLine, takeTally } from './summary.js';
+import { notePendingRoots } from '../core/golden/roots.js';
 import { REPORTER_KEY } from './reporter.js';
 
 const matchers = { toContainText, toHaveText, toHaveCursorAt, toHaveExited, toMatchScreen, toMatchScreenshot, toReplayCleanly, toMatchExchange };
@@ -51,6 +53,7 @@ beforeAll(() => {
 // eslint-disable-next-line no-empty-pattern
 afterAll(({}, suite) => {
   reportObsoleteGoldens(suite);
+  notePending();
   const tally = takeTally();
   // The reporter sums these into one closing line per run; without it, each file says its own.
   const meta = (suite as unknown as { meta?: Record<string, unknown> }).meta;
@@ -62,8 +65,19 @@ afterAll(({}, suite) => {
   } catch {
     reporter = false;
   }
-  if (!reporter && !quiet) process.stdout.write(`${summaryLine(tally)}\n`);
+  // stderr: stdout may be a machine-read report (--reporter=json | jq).
+  if (!reporter && !quiet) process.stderr.write(`${summaryLine(tally)}\n`);
 });
+
+/** Where this file's candidates are, for `tapedeck review` from any folder (see core/golden/roots.ts). */
+function notePending(): void {
+  const candidates = candidatePaths();
+  if (candidates.length === 0) return;
+  const testPath = (expect.getState() as MatcherStateLike).testPath;
+  const root = goldenRoot(testPath);
+  const roots = new Set(candidates.map((c) => (c.startsWith(root) ? root : dirname(c))));
+  notePendingRoots([...roots], [process.cwd(), projectRoot(testPath)]);
+}
 
 /** Only a terminal (or `any`) has the screen matchers; a wrong subject is a compile error. */
 type OnTerminal<T, F> = [T] extends [Terminal] ? F : never;

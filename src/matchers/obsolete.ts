@@ -2,7 +2,7 @@ import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { ARTIFACT_SUFFIX } from '../core/golden/paths.js';
-import { displayPath, goldenFolderOf, goldenRoot, updatePolicyFor, usedGoldens, type MatcherStateLike } from './context.js';
+import { displayPath, goldenFolderOf, goldenRoot, ownerlessFiles, updatePolicyFor, usedGoldens, type MatcherStateLike } from './context.js';
 import { recordObsolete } from './summary.js';
 
 interface TaskLike {
@@ -32,6 +32,8 @@ const GOLDEN_KINDS = /\.(txt|png|ndjson)$/;
 export function reportObsoleteGoldens(suite: TaskLike): string[] {
   const state = expect.getState() as MatcherStateLike;
   if (!allTestsRanAndPassed(suite) || !state.testPath) return [];
+  // An assertion whose test could not be told: what it would have used is unknown, so nothing is obsolete.
+  if (ownerlessFiles.has(state.testPath)) return [];
   const folder = goldenFolderOf(state.testPath);
   if (!existsSync(folder) || !folder.startsWith(goldenRoot(state.testPath))) return [];
   const obsolete = readdirSync(folder)

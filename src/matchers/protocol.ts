@@ -13,7 +13,7 @@ import { TapedeckError } from '../core/diagnostics/errors.js';
 import { isTerminalTape } from '../tape/kind.js';
 import { replayCastCleanly } from './terminal-replay.js';
 import { formatDrifts, replayVerdict } from './format.js';
-import { displayPath as shown, nextGoldenPath, projectRoot, updatePolicyFor, usedGoldens, type MatcherStateLike } from './context.js';
+import { displayPath as shown, goldenOwner, nextGoldenPath, projectRoot, updatePolicyFor, usedGoldens, type MatcherStateLike } from './context.js';
 import { recordGolden } from './summary.js';
 
 interface State extends MatcherStateLike {
@@ -95,7 +95,7 @@ export async function toMatchExchange(this: State, received: unknown, requests: 
   if (this.isNot) throw new Error('toMatchExchange cannot be negated');
   const list = (Array.isArray(requests) ? requests : [requests]).map((r) => r.trim()).filter((r) => r !== '');
   if (list.length === 0) throw new TypeError('toMatchExchange: give at least one request line');
-  const { path, displayPath } = nextGoldenPath(this, 'ndjson');
+  const { path, displayPath } = nextGoldenPath(this, 'ndjson', undefined, goldenOwner(this, 'toMatchExchange'));
   const store = new GoldenStore(updatePolicyFor(this));
   const s = settings(options);
 

@@ -6,24 +6,56 @@ export const REPORTER_KEY = 'tapedeck:reporter';
 /** The bits of vitest's reporter API the closing line uses. */
 interface ModuleLike {
   meta(): Record<string, unknown>;
+  moduleId?: string;
+}
+/** vitest's SnapshotSummary, the numbers its "Snapshots" line and the JSON report's `snapshot` show. */
+interface SnapshotSummaryLike {
+  added: number;
+  updated: number;
+  unmatched: number;
+  unchecked: number;
+  total: number;
+  failure: boolean;
 }
 interface VitestLike {
   projects?: { provide?: (key: string, value: unknown) => void }[];
+  snapshot?: { summary?: SnapshotSummaryLike };
+}
+
+/** Adds a file's golden counts to vitest's snapshot summary: written as "written", rewritten as "updated", candidates as "failed", obsolete as "obsolete". */
+export function addToSnapshotSummary(summary: SnapshotSummaryLike | undefined, t: GoldenTally): void {
+  if (!summary) return;
+  summary.added += t.written;
+  summary.updated += t.updated;
+  summary.unmatched += t.candidates;
+  summary.unchecked += t.obsolete + t.removed;
+  summary.total += t.written + t.updated + t.candidates;
+  if (t.candidates > 0) summary.failure = true;
 }
 
 /**
- * `reporters: ['default', 'tapedeck/vitest/reporter']`: one closing line per
- * run (and per watch-mode rerun) with what tapedeck did to goldens, summed
- * over every test file of every project.
+ * `reporters: ['default', 'tapedeck/vitest/reporter']`: tapedeck's golden
+ * counts go into vitest's own snapshot summary (the "Snapshots" line, the JSON
+ * report's `snapshot`), and one closing line per run (and per watch-mode
+ * rerun) goes to stderr, summed over every test file of every project.
  */
 export default class TapedeckReporter {
+  private vitest?: VitestLike;
+
   onInit(ctx: VitestLike): void {
+    this.vitest = ctx;
     for (const project of ctx.projects ?? []) project.provide?.(REPORTER_KEY, true);
+  }
+
+  onTestModuleEnd(module: ModuleLike): void {
+    const tally = module.meta().tapedeck as GoldenTally | undefined;
+    if (tally) addToSnapshotSummary(this.vitest?.snapshot?.summary, tally);
   }
 
   onTestRunEnd(modules: ReadonlyArray<ModuleLike>): void {
     const tallies = modules.map((m) => m.meta().tapedeck as GoldenTally | undefined).filter((t): t is GoldenTally => t !== undefined);
     if (tallies.length === 0) return;
-    process.stdout.write(`\n ${summaryLine(sumTallies(tallies))}\n`);
+    // stderr: stdout may carry a machine-read report (--reporter=json | jq).
+    process.stderr.write(`\n ${summaryLine(sumTallies(tallies))}\n`);
   }
 }

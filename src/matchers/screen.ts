@@ -14,6 +14,8 @@ export interface ScreenGoldenMatcherOptions {
   stableMs?: number;
   /** How long to retry until the screen equals the golden (default 5 s, within the test's own timeout). */
   timeoutMs?: number;
+  /** Store the screen of a program that ended in failure (non-zero exit code or a signal) as a golden; by default that fails. */
+  allowExit?: boolean;
 }
 
 /** expect(term).toMatchScreen(): retries until the screen equals goldens/<test file>/<test name>.txt. */
@@ -23,8 +25,11 @@ export async function toMatchScreen(this: State, received: unknown, options: Scr
   const term = received;
   const result = await matchGolden({
     ctx: this,
+    matcher: 'toMatchScreen',
     term,
     ext: 'txt',
+    text: true,
+    allowExit: options.allowExit,
     name: options.name,
     stableMs: options.stableMs,
     timeoutMs: options.timeoutMs,

@@ -1,6 +1,6 @@
 import type { Terminal } from '../session/terminal.js';
 import { screenshotTerminal } from '../render/screenshot/terminal.js';
-import type { ScreenMask } from '../render/golden-text.js';
+import { formatScreenGolden, type ScreenMask } from '../render/golden-text.js';
 import type { CursorMode } from '../render/browser/repaint.js';
 import type { RenderProfile } from '../render/profiles.js';
 import { comparePngs, describeMismatch, writeMismatchArtifacts, type PixelCompareOptions, type PixelComparison } from '../render/pixel/diff.js';
@@ -20,6 +20,8 @@ export interface ScreenshotMatcherOptions extends PixelCompareOptions {
   stableMs?: number;
   /** How long to retry until the screenshot matches the golden (default 5 s, within the test's own timeout). */
   timeoutMs?: number;
+  /** Store the screen of a program that ended in failure (non-zero exit code or a signal) as a golden; by default that fails. */
+  allowExit?: boolean;
 }
 
 /**
@@ -36,8 +38,12 @@ export async function toMatchScreenshot(this: State, received: unknown, options:
   const last = new Map<Buffer, PixelComparison>();
   const result = await matchGolden({
     ctx: this,
+    matcher: 'toMatchScreenshot',
     term,
     ext: 'png',
+    allowExit: options.allowExit,
+    // Stability on the masked text (a masked spinner never holds it up): cheap, unlike a render.
+    stableKey: async () => formatScreenGolden(await term.snapshot(), { mask: options.mask ? [...options.mask] : undefined }),
     name: options.name,
     stableMs: options.stableMs,
     timeoutMs: options.timeoutMs,

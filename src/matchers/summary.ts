@@ -34,6 +34,11 @@ export function recordObsolete(count: number, wereRemoved: boolean): void {
   else obsolete += count;
 }
 
+/** The `.new` candidates this file left so far. */
+export function candidatePaths(): string[] {
+  return [...candidates];
+}
+
 /** The tally of the file that just ended; the next file starts from zero. */
 export function takeTally(): GoldenTally {
   const t = { written, updated, obsolete, removed, candidates: candidates.size };

@@ -2,6 +2,13 @@ import type { Terminal } from '../session/terminal.js';
 import type { MatcherStateLike } from './context.js';
 import { describePattern, frameScreen } from './format.js';
 import { assertionTimeout, retryUntil } from './retry.js';
+import { exitHeadline, exitNote } from './exited.js';
+
+/** A failure's note on an exited program: '' unless the assertion fails and the program has ended. */
+async function noteIfFailing(term: Terminal, pass: boolean, isNot: boolean): Promise<{ head: string; note: string }> {
+  if (pass !== isNot || term.running) return { head: '', note: '' };
+  return { head: ` (${exitHeadline(term)})`, note: await exitNote(term) };
+}
 
 /** The bits of vitest's MatcherState the terminal matchers use. */
 export interface State extends MatcherStateLike {
@@ -60,13 +67,14 @@ async function textAssertion(
     },
     { isNot: state.isNot, timeoutMs, settled: () => !term.running },
   );
+  const exited = await noteIfFailing(term, outcome.pass, state.isNot === true);
   const where = options.line === undefined ? 'screen' : `line ${options.line}`;
   const verb = whole ? (pattern instanceof RegExp ? 'match' : 'be') : 'contain';
   return {
     pass: outcome.pass,
     message: () => {
-      const head = `expected ${where} ${state.isNot ? 'not ' : ''}to ${verb} ${describePattern(pattern)} (waited ${outcome.waitedMs} ms)`;
-      return `${head}\n\n${frameScreen(outcome.value, where, options.line ?? 0)}`;
+      const head = `expected ${where} ${state.isNot ? 'not ' : ''}to ${verb} ${describePattern(pattern)}${exited.head} (waited ${outcome.waitedMs} ms)`;
+      return `${head}\n\n${frameScreen(outcome.value, where, options.line ?? 0)}${exited.note}`;
     },
     // Only a whole-text comparison gets vitest's own Expected/Received diff; for "contains" it is noise.
     ...(whole && typeof pattern === 'string' ? { actual: outcome.value, expected: pattern } : {}),
@@ -92,10 +100,11 @@ export async function toHaveCursorAt(this: State, received: unknown, row: number
     { isNot: this.isNot, timeoutMs: assertionTimeout(options.timeoutMs, this.task), settled: () => !term.running },
   );
   const at = `${outcome.value.cursor.row},${outcome.value.cursor.col}`;
+  const exited = await noteIfFailing(term, outcome.pass, this.isNot === true);
   return {
     pass: outcome.pass,
     message: () =>
-      `expected the cursor ${this.isNot ? 'not ' : ''}at row ${row}, col ${col}; it is at ${at} (waited ${outcome.waitedMs} ms)\n\n${frameScreen(outcome.value.visibleLines.join('\n'))}`,
+      `expected the cursor ${this.isNot ? 'not ' : ''}at row ${row}, col ${col}; it is at ${at}${exited.head} (waited ${outcome.waitedMs} ms)\n\n${frameScreen(outcome.value.visibleLines.join('\n'))}${exited.note}`,
   };
 }
 

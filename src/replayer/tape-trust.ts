@@ -1,5 +1,5 @@
 import { realpathSync } from 'node:fs';
-import { dirname, relative, isAbsolute, resolve } from 'node:path';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { TapedeckError } from '../core/diagnostics/errors.js';
 import { defaultGoldenRoot } from '../core/golden/store.js';
 import { oneLine } from '../core/text/terminal-safe.js';
@@ -21,17 +21,23 @@ export interface TapeTrust {
 export function projectTrust(options: { configPath?: string; goldens?: string; cwd?: string }): TapeTrust {
   const cwd = options.cwd ?? process.cwd();
   const projectRoot = options.configPath ? dirname(options.configPath) : cwd;
-  const roots = [defaultGoldenRoot(projectRoot, options.goldens)];
-  if (options.configPath) roots.push(projectRoot);
-  return { roots: roots.map(real) };
+  const project = real(projectRoot);
+  const goldens = real(defaultGoldenRoot(projectRoot, options.goldens));
+  // A goldens folder that resolves outside the project ("/", a symlink out, TAPEDECK_GOLDENS=..) grants nothing.
+  const roots = within(project, goldens) ? [goldens] : [];
+  if (options.configPath) roots.push(project);
+  return { roots };
 }
 
 export function isTrustedTape(path: string, trust: TapeTrust): boolean {
   const file = real(resolve(path));
-  return trust.roots.some((root) => {
-    const rel = relative(root, file);
-    return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
-  });
+  return trust.roots.some((root) => root !== file && within(root, file));
+}
+
+/** `path` is `root` or under it. */
+function within(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }
 
 /** Throws the exit-2 error for a tape outside the project whose recorded command would run. */
@@ -42,7 +48,7 @@ export function requireTrustedCommand(path: string, recorded: readonly string[],
     'UNTRUSTED_TAPE',
     `the tape is not in this project (not under ${trust.roots.map(oneLine).join(' or ')}), so its recorded command is not run: ${shown}. ` +
       `Give the command after -- (tapedeck replay ${oneLine(path)} -- CMD ARGS...), or pass --trust-tape to run what the tape records`,
-    { location: { file: path } },
+    { location: { file: path, line: 1 } }, // the header names the command
   );
 }
 

@@ -12,10 +12,11 @@ import { escapeControls } from '../core/text/terminal-safe.js';
 export type CiTapeResult = TapeSummary;
 
 function xml(text: string): string {
-  // XML 1.0 cannot carry most control characters even escaped: show them instead.
+  // XML 1.0 cannot carry most C0 controls even escaped, and C1 ones (U+0080–U+009F) are CSI, OSC... to a
+  // terminal showing the file: show them all instead.
   return text
     .replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!)
-    .replace(/[\x00-\x08\x0b\x0c\x0e-\x1f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+    .replace(/[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 
 function driftText(d: Drift): string {

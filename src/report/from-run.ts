@@ -8,7 +8,7 @@ import type { TerminalTapeResult } from '../replayer/terminal/replay.js';
 import { parseScreenGolden } from '../render/golden-text.js';
 import { diffImage, mismatchArtifactPaths } from '../render/pixel/diff.js';
 import type { ReportRun, ReportScreenshot, ReportTape } from './html.js';
-import { renderSnapshot } from '../render/browser/renderer.js';
+import { renderSnapshot } from '../render/raster/render.js';
 import { Screen } from '../session/screen/screen.js';
 
 /** Casts above this size are left out of the report's players (the page would be too heavy to open). */

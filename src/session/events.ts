@@ -3,7 +3,7 @@
  * order. `seq` rises by one per event; `time` is milliseconds since spawn.
  */
 /** "reply": the headless terminal's own answer to a query (DA, DSR...), not user input. */
-export type InputKind = 'type' | 'paste' | 'keys' | 'raw' | 'reply';
+export type InputKind = 'type' | 'paste' | 'keys' | 'raw' | 'reply' | 'mouse';
 
 interface EventBase {
   seq: number;
@@ -25,6 +25,8 @@ export interface InputEvent extends EventBase {
   keys?: string[];
   /** For kinds "type" and "paste": the text as given (before bracketing). */
   text?: string;
+  /** For kind "mouse": the action (`click left at row 3, col 10`). */
+  mouse?: string;
 }
 
 export interface ResizeEvent extends EventBase {

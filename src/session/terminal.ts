@@ -6,8 +6,10 @@ import { pinnedEnv } from './pty/env.js';
 import { EventLog, type InputKind, type TerminalEvent } from './events.js';
 import { PlainOutput } from './screen/plain-output.js';
 import { encodeKeys } from './input/keys.js';
+import { mouseAction, pointerBytes, type MouseOptions, type MouseResult, type PointerEvent, type WheelDirection } from './input/mouse.js';
 import { PtyProcess, type PtyExit } from './pty/pty.js';
 import { trackProcess } from './registry.js';
+import { noteOwner } from './owner.js';
 import { checkWorkingDirectory, resolveCommand } from './pty/resolve-command.js';
 import { normaliseSignal } from './pty/signals.js';
 import type { InputResult, KeysResult, ScreenWaitResult, SpawnOptions, TerminalExit, TerminalSnapshot } from './terminal-types.js';
@@ -72,6 +74,7 @@ export class Terminal {
       onExit: (exit) => void this.onExit(exit),
     });
     this.untrack = trackProcess(this.child);
+    noteOwner(this);
     this.size = { rows, cols };
     this.buildScreen = () => {
       const screen = new Screen({ rows, cols, scrollback: options.scrollback });
@@ -89,19 +92,11 @@ export class Terminal {
     };
     if (options.lazyScreen) this.plain = new PlainOutput();
     else this.headlessScreen = this.buildScreen();
-    const exitInfo = () => this.exitInfo;
-    const renderedSeq = () => this.renderedSeq;
-    const screen = () => this.screen;
+    const self = this; // the waits read these live (private members are reachable from the class body)
     this.waits = new TerminalWaits({
-      get screen() {
-        return screen();
-      },
-      get exitInfo() {
-        return exitInfo();
-      },
-      get renderedSeq() {
-        return renderedSeq();
-      },
+      get screen() { return self.screen; }, // prettier-ignore
+      get exitInfo() { return self.exitInfo; }, // prettier-ignore
+      get renderedSeq() { return self.renderedSeq; }, // prettier-ignore
       exited: this.exited,
     });
   }
@@ -125,17 +120,9 @@ export class Terminal {
   }
 
   // A resize builds the screen, so without one the size is still the spawn size.
-  get rows(): number {
-    return this.headlessScreen?.rows ?? this.size.rows;
-  }
-
-  get cols(): number {
-    return this.headlessScreen?.cols ?? this.size.cols;
-  }
-
-  get running(): boolean {
-    return this.exitInfo === null;
-  }
+  get rows(): number { return this.headlessScreen?.rows ?? this.size.rows; } // prettier-ignore
+  get cols(): number { return this.headlessScreen?.cols ?? this.size.cols; } // prettier-ignore
+  get running(): boolean { return this.exitInfo === null; } // prettier-ignore
 
   /** The program's exit code once it ended, else null. */
   get exitCode(): number | null {
@@ -185,7 +172,7 @@ export class Terminal {
 
   // ---- input -------------------------------------------------------------
 
-  private send(kind: InputKind, bytes: Buffer, extra: { keys?: string[]; text?: string } = {}): InputResult {
+  private send(kind: InputKind, bytes: Buffer, extra: { keys?: string[]; text?: string; mouse?: string } = {}): InputResult {
     if (!this.running) {
       throw new TapedeckError('SESSION_NOT_RUNNING', `cannot send input: ${this.command} has exited (code ${this.exitCode})`);
     }
@@ -214,6 +201,32 @@ export class Terminal {
   /** Writes bytes exactly as given (used to replay recorded input). */
   write(bytes: Buffer | string): InputResult {
     return this.send('raw', typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : bytes);
+  }
+
+  // ---- mouse (input/mouse.ts): bytes as xterm sends them for the mode the program enabled; none while it enabled none
+
+  /** Clicks a button (press and release) on the cell at (row, col), 0-based as snapshots number cells. */
+  click(row: number, col: number, options: MouseOptions = {}): MouseResult {
+    return this.pointer(mouseAction('click', this, [{ row, col }], options));
+  }
+  /** Presses at `from`, moves through `steps` cells (default 1) to `to` with the button held, releases there. */
+  drag(from: { row: number; col: number }, to: { row: number; col: number }, options: MouseOptions & { steps?: number } = {}): MouseResult {
+    return this.pointer(mouseAction('drag', this, [from, to], options));
+  }
+  /** Turns the wheel `count` notches (default 1) with the pointer on (row, col). */
+  scroll(row: number, col: number, direction: WheelDirection, options: Omit<MouseOptions, 'button'> & { count?: number } = {}): MouseResult {
+    return this.pointer(mouseAction('scroll', this, [{ row, col }], { ...options, direction }));
+  }
+  /** Moves the pointer to (row, col) with no button held (reported only under any-event tracking, DECSET 1003). */
+  mouseMove(row: number, col: number, options: Omit<MouseOptions, 'button'> = {}): MouseResult {
+    return this.pointer(mouseAction('move', this, [{ row, col }], options));
+  }
+
+  private pointer(action: { events: PointerEvent[]; description: string }): MouseResult {
+    const modes = this.screen.mouseModes;
+    const { bytes, events } = pointerBytes(action.events, modes);
+    if (events > 0 || !this.running) return { sent: true, ...this.send('mouse', bytes, { mouse: action.description }), ...modes, events }; // exited: send throws
+    return { sent: false, bytesWritten: 0, ...modes, events };
   }
 
   resize(rows: number, cols: number): { rows: number; cols: number; seq: number } {
@@ -328,8 +341,6 @@ export class Terminal {
 
 function validateSize(rows: number, cols: number): void {
   for (const [name, n] of [['rows', rows], ['cols', cols]] as const) {
-    if (!Number.isInteger(n) || n < 1 || n > 10_000) {
-      throw new TapedeckError('INVALID_DIMENSIONS', `${name} must be a whole number from 1 to 10000, got ${n}`);
-    }
+    if (!Number.isInteger(n) || n < 1 || n > 10_000) throw new TapedeckError('INVALID_DIMENSIONS', `${name} must be a whole number from 1 to 10000, got ${n}`);
   }
 }

@@ -52,7 +52,7 @@ describe('agent-tty acceptance (§23)', () => {
   it('runs through `tapedeck session` too (one implementation)', async () => {
     const r = await run(['node', CLI, 'session', 'version', '--json']);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout).result).toMatchObject({ cliVersion: expect.any(String), protocolVersion: '1.0.0', rendererBackends: ['xterm-dom-chromium'] });
+    expect(JSON.parse(r.stdout).result).toMatchObject({ cliVersion: expect.any(String), protocolVersion: '1.0.0', rendererBackends: ['tapedeck-raster'] });
     const missing = await run(['node', CLI, 'session', 'inspect', 'sess_nope', '--home', work.dir]);
     expect([missing.code, missing.stderr]).toEqual([3, 'tapedeck session: Session "sess_nope" was not found.\n']);
   });

@@ -40,7 +40,7 @@ describe('seed 002 names in tapedeck commands', () => {
     expect(result).toEqual({
       cliVersion: result.version,
       protocolVersion: '1.0.0',
-      rendererBackends: ['xterm-dom-chromium'],
+      rendererBackends: ['tapedeck-raster'],
       runtime: { node: process.version, platform: process.platform, arch: process.arch },
       version: expect.any(String),
       node: process.version,
@@ -57,8 +57,8 @@ describe('seed 002 names in tapedeck commands', () => {
   });
 
   it('the renderer backend agent-tty reports is the one screenshots are drawn with', async () => {
-    const { BROWSER_BACKEND } = await import('../../src/render/browser/renderer.js');
+    const { RASTER_RENDERER } = await import('../../src/render/raster/index.js');
     const { RENDERER_BACKENDS } = await import('../../src/cli/commands/version.js');
-    expect(RENDERER_BACKENDS).toEqual([BROWSER_BACKEND]);
+    expect(RENDERER_BACKENDS).toEqual([RASTER_RENDERER]);
   });
 });

@@ -79,9 +79,9 @@ describe('tapedeck export', () => {
 
   test('bad input: unknown format, malformed cast', async () => {
     const dir = temp();
-    const bad = await tapedeckInProcess(['export', V3, '--format', 'gif', '--out', join(dir, 'x')]);
+    const bad = await tapedeckInProcess(['export', V3, '--format', 'jpeg', '--out', join(dir, 'x')]);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('--format must be asciicast, v2, v3, html or webm');
+    expect(bad.stderr).toContain('--format must be asciicast, v2, v3, html, svg, gif or webm');
     const broken = join(dir, 'broken.cast');
     writeFileSync(broken, '{"version": 2, "width": 10, "height": 2}\n[0.1, "o"\n');
     const res = await tapedeckInProcess(['export', broken, '--format', 'v3', '--out', join(dir, 'y.cast')]);

@@ -123,3 +123,39 @@ export function mutate(r: Rng, input: Buffer): Buffer {
   }
   return buf;
 }
+
+/** A tapedeck.config.json: the known keys with right (mostly), wrong and hostile values, then bent bytes. */
+export function configText(r: Rng): Buffer {
+  const keys: Record<string, [unknown[], unknown[]]> = {
+    ignore: [[['$..id'], [], ['$.result.x']], ['$[bad', 'x', [3], [nastyString(r)]]],
+    filter: [[[{ pattern: '\\d+', replacement: 'N' }], []], [[{ pattern: '(' }], [{}], 'x', [{ pattern: nastyString(r) }]]],
+    timeoutMs: [[1000, 50], [-1, 0, 1e308, '5', 2 ** 31, null]],
+    boundary: [['auto', 'line', 'idle:50', 'jsonrpc'], ['nope', 'idle:-1', 7]],
+    goldens: [['goldens', 'tapes/x', '.'], ['/', '../out', '/etc', '', 'a/../../b', 3, null]],
+    mask: [[['\\d+'], [{ row: 0, col: 0, width: 3, height: 1 }]], [[{ row: -1 }], ['['], 'x']],
+    ignoreKeyOrder: [[true, false], ['yes', null]],
+    maxResponseBytes: [[1024, 65536], [0, -5, 1e308, '1k']],
+  };
+  const obj: Record<string, unknown> = {};
+  for (const [k, [good, bad]] of Object.entries(keys)) if (r() < 0.4) obj[k] = r() < 0.93 ? pick(r, good) : pick(r, bad);
+  if (r() < 0.03) obj[nastyString(r) || 'unknown'] = jsonValue(r);
+  const text = r() < 0.95 ? JSON.stringify(obj, null, r() < 0.5 ? 2 : 0) : pick(r, ['[]', '"x"', '', '{', '{"a":1,}', '// c\n{}', nested(r, int(r, 10, 3000))]);
+  return mutate(r, Buffer.from(`${text}\n`));
+}
+
+/** Lines for `fix --apply --from-stdin`: envelopes right and wrong (a null fix, bad spans, diffs that do not apply). */
+export function envelopeLines(r: Rng, file: string): Buffer {
+  const lines: string[] = [];
+  for (let i = int(r, 1, 4); i > 0; i--) {
+    const diff = pick(r, [`--- a/${file}\n+++ b/${file}\n@@ -1,1 +1,1 @@\n-old\n+new\n`, '', 'not a diff', `@@ -9,2 +9,2 @@\n-x\n+y\n`, nastyString(r)]);
+    const fix = pick<unknown>(r, [
+      { kind: 'k', confidence: 1, alternatives: [{ label: 'l', diff, rationale: 'r', confidence: r() }] },
+      null, 3, 'x', [], { alternatives: null }, { alternatives: [null] }, { alternatives: [{ diff, confidence: 2, label: 'l' }] }, undefined,
+    ]);
+    const span = pick<unknown>(r, [{ file, line: 1, col: 1, len: 1, byte_start: 0, byte_end: 1 }, { file }, { line: 'x' }, [], 'span', { file: 3, line: 1 }]);
+    const env: Record<string, unknown> = { schema_version: pick<unknown>(r, ['1.0', '1.1', '2.0', 1, undefined]), code: pick<unknown>(r, ['TD1001', 'X1', 7]), severity: 'error', span, title: nastyString(r), prose: 'p' };
+    if (fix !== undefined) env.fix = fix;
+    lines.push(r() < 0.95 ? JSON.stringify(env) : pick(r, ['{', nastyString(r), '[]', 'null']));
+  }
+  return mutate(r, Buffer.from(`${lines.join('\n')}\n`));
+}

@@ -56,6 +56,8 @@ export interface ParityScreen {
    */
   cells: string[][];
   cursor: { row: number; col: number };
+  /** tapedeck only: the screen's own text lines (Screen.visibleLines, what text(), waits and goldens read), trailing blanks trimmed. */
+  text?: string[];
 }
 
 export interface ParityResult {
@@ -196,7 +198,8 @@ function tapedeckScreen(t: Terminal): ParityScreen {
     if (out.length > 0 && row[out.length - 1]?.width === 2) out.push('');
     return out;
   });
-  return { lines: cells.map((row) => row.join('')), cells, cursor: { row: snap.cursor.row, col: snap.cursor.col } };
+  const text = snap.visibleLines.map((line) => line.trimEnd());
+  return { lines: cells.map((row) => row.join('')), cells, cursor: { row: snap.cursor.row, col: snap.cursor.col }, text };
 }
 
 const NORMAL_MODES = { applicationCursorKeys: false, applicationKeypad: false, bracketedPaste: false };

@@ -38,7 +38,7 @@ describe('output and input contracts', () => {
     writeFileSync(tape, '\n');
     const res = await tapedeckInProcess(['replay', tape, '--', ...ECHO]);
     expect(res.code).toBe(2);
-    expect(res.stderr).toContain(`${tape}: the tape has no pairs`);
+    expect(res.stderr).toContain(`${tape}:1: the tape has no pairs`);
     const allowed = await tapedeckInProcess(['replay', tape, '--allow-empty', '--', ...ECHO]);
     expect(allowed.code).toBe(0);
   });

@@ -1,14 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
-import { castTape, protocolTape, rng } from '../helpers/fuzz-gen.js';
-import { tapedeck, useTempDirs, ROOT } from '../helpers/cli.js';
+import { castTape, protocolTape, rng, configText, envelopeLines } from '../helpers/fuzz-gen.js';
+import { tapedeck, useTempDirs, ROOT, tapedeckInProcess } from '../helpers/cli.js';
 import { TapedeckError, Normaliser, readProtocolTape, readCast, convertCast, serveTape, playCast } from '../../src/index.js';
 import { driftLines } from '../../src/core/diagnostics/drift.js';
 import { setWarnSink } from '../../src/core/diagnostics/warn.js';
 import { comparePairs } from '../../src/replayer/protocol/compare.js';
 import { planTerminalReplay } from '../../src/replayer/terminal/plan.js';
+import { loadConfig } from '../../src/core/config/config.js';
+import { isTrustedTape, projectTrust } from '../../src/replayer/tape-trust.js';
 
 /**
  * Malformed protocol tapes and casts, generated from a seed, through the
@@ -18,9 +21,15 @@ import { planTerminalReplay } from '../../src/replayer/terminal/plan.js';
  * time bound, the process under 512 MB. A sample goes through the real CLI,
  * where exit codes, stack traces and unescaped bytes are checked.
  *
- * TAPEDECK_FUZZ_CASES (default 100; a soak sets thousands) and TAPEDECK_FUZZ_SEED pick the run.
+ * Configs, fix envelopes and review folders (candidates that are folders,
+ * FIFOs, links out of the project) go through the same checks. Every refusal
+ * names its file, and the line when the file has lines.
+ *
+ * TAPEDECK_FUZZ=1 is the 10,000-input soak (2,000 of each of the five kinds;
+ * about 20 minutes on the 2-core CI machine); TAPEDECK_FUZZ_CASES sets the
+ * count per kind (default 100) and TAPEDECK_FUZZ_SEED picks the run.
  */
-const CASES = Number(process.env.TAPEDECK_FUZZ_CASES) || 100;
+const CASES = Number(process.env.TAPEDECK_FUZZ_CASES) || (process.env.TAPEDECK_FUZZ ? 2000 : 100);
 const SEED = Number(process.env.TAPEDECK_FUZZ_SEED) || 20261201;
 const CASE_MS = 15_000; // generous: the machine is shared; a hang or blow-up is minutes
 const MAX_RSS = 512 * 1024 * 1024;
@@ -29,7 +38,16 @@ const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 
 const temp = useTempDirs();
 
-/** Runs one operation: it may succeed or fail with exit 2; anything else fails the case. */
+/** A file with content has lines: an error about it names one. */
+function hasLines(file: string): boolean {
+  try {
+    return statSync(file).isFile() && statSync(file).size > 0;
+  } catch {
+    return false;
+  }
+}
+
+/** Runs one operation: it may succeed or fail with exit 2 naming the file (and line); anything else fails the case. */
 async function bounded(label: string, work: () => Promise<unknown>): Promise<'ok' | 'rejected'> {
   const started = performance.now();
   try {
@@ -40,6 +58,8 @@ async function bounded(label: string, work: () => Promise<unknown>): Promise<'ok
       throw new Error(`${label}: not a clean exit-2 error: ${(err as Error)?.stack ?? String(err)}`);
     }
     expect(err.describe(), label).not.toMatch(/\n\s+at /);
+    expect(err.location?.file, `${label}: names no file: ${err.describe()}`).toBeTruthy();
+    if (hasLines(err.location!.file)) expect(err.location!.line, `${label}: names no line: ${err.describe()}`).toBeGreaterThan(0);
     return 'rejected';
   } finally {
     const ms = performance.now() - started;
@@ -102,6 +122,68 @@ async function castCase(dir: string, i: number): Promise<string> {
   return outcome;
 }
 
+async function configCase(dir: string, i: number): Promise<string> {
+  const r = rng(SEED * 11 + i);
+  const project = join(dir, `k${i}`);
+  mkdirSync(project);
+  writeFileSync(join(project, 'tapedeck.config.json'), configText(r));
+  let outcome = 'rejected';
+  await bounded(`config case ${i}`, async () => {
+    const config = loadConfig(undefined, project);
+    outcome = 'read';
+    // Whatever "goldens" it names, a tape outside the project is never the project's own.
+    const trust = projectTrust({ configPath: config.path, goldens: config.goldens, cwd: project });
+    expect(isTrustedTape(join(dir, 'elsewhere.cast'), trust), `config case ${i}`).toBe(false);
+  });
+  return outcome;
+}
+
+/** A CLI run in this process: exit 0, 1 or 2, never an internal error; a refusal names file and line. */
+function expectClean(label: string, res: { code: number; stderr: string }, where?: RegExp): string {
+  expect([0, 1, 2], `${label}: ${res.stderr}`).toContain(res.code);
+  expect(res.stderr, label).not.toMatch(/internal error|\n\s+at .*\.js:\d+/);
+  if (res.code === 2 && where) expect(res.stderr, label).toMatch(where);
+  return res.code === 2 ? 'rejected' : 'read';
+}
+
+async function fixCase(dir: string, i: number): Promise<string> {
+  const r = rng(SEED * 13 + i);
+  const file = join(dir, `f${i}.txt`);
+  writeFileSync(file, 'old\nkept\n');
+  const started = performance.now();
+  const res = await tapedeckInProcess(['fix', '--apply', '--from-stdin', '--accept-drift'], { input: envelopeLines(r, file).toString('latin1'), cwd: dir });
+  expect(performance.now() - started, `fix case ${i}`).toBeLessThan(CASE_MS);
+  // Bad input on stdin is named <stdin>:LINE.
+  return expectClean(`fix case ${i}`, res, /<stdin>:\d+: /);
+}
+
+async function reviewCase(dir: string, i: number): Promise<string> {
+  const r = rng(SEED * 17 + i);
+  const project = join(dir, `r${i}`);
+  const goldens = join(project, 'goldens');
+  mkdirSync(join(goldens, 'sub'), { recursive: true });
+  const outside = join(dir, `outside${i}.txt`);
+  writeFileSync(outside, 'outside\n');
+  for (let k = 0; k < 1 + Math.floor(r() * 4); k++) {
+    const name = join(goldens, r() < 0.3 ? 'sub' : '', `g${k}.txt`);
+    const kind = Math.floor(r() * 6);
+    if (kind === 0) writeFileSync(`${name}.new`, protocolTape(r));
+    if (kind === 1) mkdirSync(`${name}.new`);
+    if (kind === 2) execFileSync('mkfifo', [`${name}.new`]);
+    if (kind === 3) (symlinkSync(outside, name), writeFileSync(`${name}.new`, 'pwned\n'));
+    if (kind === 4) (writeFileSync(name, 'old\n'), symlinkSync(outside, `${name}.new`));
+    if (kind === 5) (writeFileSync(name, castTape(r)), writeFileSync(`${name}.new`, castTape(r)));
+  }
+  const started = performance.now();
+  const listed = await tapedeckInProcess(['review', '--json'], { cwd: project });
+  expectClean(`review case ${i}`, listed);
+  const acted = await tapedeckInProcess(['review', r() < 0.5 ? 'goldens' : 'goldens/sub', r() < 0.5 ? '--accept' : '--reject', 'all'], { cwd: project });
+  expect(performance.now() - started, `review case ${i}`).toBeLessThan(CASE_MS);
+  // A link out of the project is never written through.
+  expect(readFileSync(outside, 'utf8'), `review case ${i}`).toBe('outside\n');
+  return expectClean(`review case ${i}`, acted, /tapedeck review: .*goldens\//);
+}
+
 describe(`fuzz: ${CASES} malformed tapes and casts (seed ${SEED})`, () => {
   it('protocol tapes: a result or a clean exit-2 error, bounded in time and memory', async () => {
     const restore = setWarnSink(() => {});
@@ -131,27 +213,54 @@ describe(`fuzz: ${CASES} malformed tapes and casts (seed ${SEED})`, () => {
     expect(outcomes.rejected).toBeGreaterThan(CASES / 10);
   }, 600_000);
 
+  for (const [kind, run] of [['configs', configCase], ['fix envelopes', fixCase], ['review folders', reviewCase]] as const) {
+    it(`${kind}: a result or a clean exit-2 error naming file and line`, async () => {
+      const restore = setWarnSink(() => {});
+      try {
+        const dir = temp();
+        const outcomes: Record<string, number> = {};
+        for (let i = 0; i < CASES; i++) {
+          const o = await run(dir, i);
+          outcomes[o] = (outcomes[o] ?? 0) + 1;
+        }
+        expect(outcomes.read, JSON.stringify(outcomes)).toBeGreaterThan(CASES / 20);
+        expect(outcomes.rejected, JSON.stringify(outcomes)).toBeGreaterThan(CASES / 20);
+      } finally {
+        setWarnSink(restore);
+      }
+    }, 1_200_000);
+  }
+
   it('a sample through the real CLI: exit 0/1/2, no stack trace, nothing from the tape unescaped', async () => {
     const dir = temp();
     const sample = Math.max(3, Math.round(CASES / 100));
     const echo = join(ROOT, 'examples/echo-server.mjs');
-    type Job = { what: string; args: string[]; input?: string };
+    type Job = { what: string; args: string[]; input?: string; file?: string };
     const jobs: Job[] = [];
+    // Named pipes where a tape, cast or config goes: refused at once (exit 2), never waited on.
+    for (const name of ['fifo.cast', 'fifo.ndjson', 'fifo.json']) execFileSync('mkfifo', [join(dir, name)]);
+    jobs.push({ what: 'replay fifo.cast', args: ['replay', join(dir, 'fifo.cast')], file: 'fifo.cast' });
+    jobs.push({ what: 'snapshot fifo.cast', args: ['snapshot', join(dir, 'fifo.cast')], file: 'fifo.cast' });
+    jobs.push({ what: 'replay fifo.ndjson', args: ['replay', join(dir, 'fifo.ndjson'), '--', 'node', join(ROOT, 'examples/echo-server.mjs')], file: 'fifo.ndjson' });
+    jobs.push({ what: 'replay --config fifo.json', args: ['replay', '--config', join(dir, 'fifo.json'), join(dir, 'x.ndjson'), '--', 'true'], file: 'fifo.json' });
     for (let i = 0; i < sample; i++) {
       const p = join(dir, `s${i}.ndjson`);
       writeFileSync(p, protocolTape(rng(SEED + 100_000 + i)));
       const c = join(dir, `s${i}.cast`);
       writeFileSync(c, castTape(rng(SEED + 200_000 + i)));
-      jobs.push({ what: `replay ${p}`, args: ['replay', p, '--timeout-ms', '3000', '--', 'node', echo] });
-      jobs.push({ what: `serve ${p}`, args: ['serve', p], input: readFileSync(p, 'latin1').slice(0, 300) });
-      jobs.push({ what: `snapshot ${c}`, args: ['snapshot', c] });
-      jobs.push({ what: `replay ${c}`, args: ['replay', c, '--step-timeout-ms', '300'] });
-      jobs.push({ what: `export ${c}`, args: ['export', c, '--format', 'v2', '--out', join(dir, `s${i}.v2.cast`)] });
+      jobs.push({ what: `replay ${p}`, args: ['replay', p, '--timeout-ms', '3000', '--', 'node', echo], file: p });
+      jobs.push({ what: `serve ${p}`, args: ['serve', p], input: readFileSync(p, 'latin1').slice(0, 300), file: p });
+      jobs.push({ what: `snapshot ${c}`, args: ['snapshot', c], file: c });
+      jobs.push({ what: `replay ${c}`, args: ['replay', c, '--step-timeout-ms', '300'], file: c });
+      jobs.push({ what: `export ${c}`, args: ['export', c, '--format', 'v2', '--out', join(dir, `s${i}.v2.cast`)], file: c });
+      const u = join(dir, `u${i}.cast`);
+      writeFileSync(u, readFileSync(c));
+      jobs.push({ what: `replay --update ${u}`, args: ['replay', u, '--update', '--step-timeout-ms', '300', '--', 'sh', '-c', 'printf x'], file: u });
     }
     // A few at a time: the machine has two cores.
-    const results: { what: string; code: number | null; stderr: string }[] = [];
+    const results: { what: string; file?: string; code: number | null; stderr: string }[] = [];
     for (let k = 0; k < jobs.length; k += 4) {
-      const batch = jobs.slice(k, k + 4).map((j) => tapedeck(j.args, { cwd: dir, env: ENV, input: j.input, timeoutMs: 90_000 }).then((res) => ({ what: j.what, ...res })));
+      const batch = jobs.slice(k, k + 4).map((j) => tapedeck(j.args, { cwd: dir, env: ENV, input: j.input, timeoutMs: 90_000 }).then((res) => ({ what: j.what, file: j.file, ...res })));
       results.push(...(await Promise.all(batch)));
     }
     for (const res of results) {
@@ -159,6 +268,9 @@ describe(`fuzz: ${CASES} malformed tapes and casts (seed ${SEED})`, () => {
       expect(res.stderr, res.what).not.toMatch(/internal error|\n\s+at .*\.js:\d+/);
       // The replay of a cast from outside the project never ran its recorded command.
       expect(res.stderr, res.what).not.toMatch(CONTROL);
+      if (res.what.includes('fifo')) expect([res.code, res.stderr.includes(`${res.file}: not a regular file`)], res.what).toEqual([2, true]);
+      // A tape refused as bad input is named with the line, when it has lines.
+      else if (res.code === 2 && res.file && hasLines(res.file)) expect(res.stderr, res.what).toMatch(/:\d+: /);
     }
     expect(() => readFileSync('/tmp/tapedeck-fuzz-pwned')).toThrow();
   }, 900_000);

@@ -126,7 +126,7 @@ describe('recording on a full disk keeps complete pairs', () => {
     const tape = join(dir, 'rec.ndjson');
     // 64 blocks of 512 bytes: 32 KiB, room for a part of the session only.
     const r = await run(['sh', '-c', `ulimit -f 64 && exec node ${CLI} record --out ${tape} -- node ${echo}`], { input: requests, cwd: dir });
-    expect(r.code).toBe(0);
+    expect(r.code).toBe(2); // some pairs were not recorded;
     await expectCutTape(tape, r.stderr);
     const replay = await tapedeckInProcess(['replay', tape, '--', 'node', echo], { cwd: dir });
     expect(replay.stderr).not.toContain('warning');
@@ -149,7 +149,7 @@ describe('recording on a full disk keeps complete pairs', () => {
       const many = mounted ? requests.repeat(2) : requests;
       const cmd = mounted ? `exec node ${CLI} record --out ${tape} -- node ${echo}` : `ulimit -f 100 && exec node ${CLI} record --out ${tape} -- node ${echo}`;
       const r = await run(['sh', '-c', cmd], { input: many, cwd: dir });
-      expect(r.code).toBe(0);
+      expect(r.code).toBe(2); // some pairs were not recorded;
       await expectCutTape(tape, r.stderr);
       const replay = await tapedeckInProcess(['replay', tape, '--', 'node', echo], { cwd: dir });
       expect(replay.code).toBe(0);

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { comparePngs } from '../../src/index.js';
+import { RASTER_VERSION, readPngStamp } from '../../src/render/raster/index.js';
 import { ROOT, tapedeck, tapedeckInProcess, tempDir } from '../helpers/cli.js';
 
 const CAST = 'test/fixtures/screens/styles.cast';
@@ -22,7 +23,7 @@ describe('tapedeck screenshot', () => {
     const png = readFileSync(out);
     expect(env.result).toMatchObject({
       capturedAtSeq: 3, profileName: 'reference-dark', cols: 60, rows: 10, artifactPath: out, pngSizeBytes: png.length,
-      cursorVisible: true, rendererBackend: 'xterm-dom-chromium', pixelWidth: 556, pixelHeight: 196,
+      cursorVisible: true, rendererBackend: 'tapedeck-raster', pixelWidth: 556, pixelHeight: 196,
       sha256: createHash('sha256').update(png).digest('hex'),
     });
     expect(env.result.renderProfileHash).toMatch(/^[0-9a-f]{64}$/);
@@ -57,10 +58,16 @@ describe('tapedeck screenshot', () => {
     expect(existsSync(out)).toBe(false);
   });
 
-  it('no Chromium is "renderer unavailable" (exit 6) with the fix', async () => {
-    const r = await tapedeck(['screenshot', CAST, '--out', join(temp.dir, 'x.png'), '--json'], { env: { TAPEDECK_CHROMIUM: '/nonexistent/chromium' } });
-    expect(r.code).toBe(6);
-    expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'RENDERER_UNAVAILABLE' });
-    expect(r.stderr).toMatch(/Chromium not found at \/nonexistent\/chromium\. Fix: install Chromium .*apt-get install -y --no-install-recommends chromium.*TAPEDECK_CHROMIUM/);
+  it('needs no browser: with Chromium unreachable the same PNG is written, stamped with the cell grid (exit 0)', async () => {
+    const out = join(temp.dir, 'no-browser.png');
+    const r = await tapedeck(['screenshot', CAST, '--at', 'drawn', '--out', out], { env: { TAPEDECK_CHROMIUM: '/nonexistent/chromium', PATH: '/nonexistent' } });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const png = readFileSync(out);
+    expect(png.equals(readFileSync(GOLDEN))).toBe(true);
+    expect(readPngStamp(png)).toEqual({
+      renderer: 'tapedeck-raster', version: RASTER_VERSION, rows: 10, cols: 60, cell: { width: 9, height: 18 }, padding: { x: 8, y: 8 },
+      fonts: { 'dejavu-fonts-ttf': '2.37.3', '@fontsource/noto-emoji': '5.3.2', '@fontsource/noto-sans-sc': '5.3.0' },
+    });
   });
 });

@@ -245,7 +245,7 @@ describe('browser renderer', () => {
     const file = readFileSync(out);
     expect(shot).toMatchObject({
       capturedAtSeq: 17, profileName: 'reference-light', cols: 120, rows: 40, artifactPath: out, pngSizeBytes: file.length,
-      cursorVisible: true, rendererBackend: 'xterm-dom-chromium', sha256: createHash('sha256').update(file).digest('hex'),
+      cursorVisible: true, rendererBackend: 'tapedeck-raster', sha256: createHash('sha256').update(file).digest('hex'),
     });
     expect(shot.renderProfileHash).toMatch(/^[0-9a-f]{64}$/);
     const img = decodePng(file);

@@ -84,13 +84,15 @@ function screenGolden(lines: string[], cursorRow: number): string {
   return `tapedeck-screen v1 cols=40 rows=6 cursor=${cursorRow},0 cursor-visible=yes alt-screen=no\n${rows.join('\n')}\n`;
 }
 
-/** tsc over the fixture's types-check.ts and every ```ts block of the README, each its own module, against the installed package's types. */
+/** tsc over the fixture's types-check.ts and every ```ts block of the README and the docs, each its own module, against the installed package's types. */
 async function typecheckReadme(): Promise<{ res: RunResult; examples: number }> {
   const dir = join(base, 'types');
   mkdirSync(dir, { recursive: true });
   symlinkSync(join(mono, 'node_modules'), join(dir, 'node_modules'));
   cpSync(join(mono, 'types-check.ts'), join(dir, 'types-check.ts'));
-  const examples = [...readFileSync(join(ROOT, 'README.md'), 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)].map((m, i) => {
+  const pages = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+  const blocks = pages.flatMap((page) => [...readFileSync(join(ROOT, page), 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)]);
+  const examples = blocks.map((m, i) => {
     writeFileSync(join(dir, `readme-${i + 1}.ts`), `${m[1]}\nexport {};\n`);
     return `readme-${i + 1}.ts`;
   });
@@ -330,7 +332,7 @@ describe('tapedeck in someone else\'s project', () => {
     expect(crash).toContain('server exited (exit code 3) before completing this response');
   });
 
-  test('matcher typings accept only what the matchers handle; key names are a typed union; README\'s TypeScript examples compile', async () => {
+  test('matcher typings accept only what the matchers handle; key names are a typed union; the TypeScript examples of README and docs compile', async () => {
     const { res, examples } = await typecheck;
     expect(examples).toBeGreaterThanOrEqual(4);
     expect(res.code, res.stdout + res.stderr).toBe(0);

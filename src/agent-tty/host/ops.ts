@@ -1,6 +1,7 @@
 import { TapedeckError } from '../../core/diagnostics/errors.js';
 import { normaliseSignal } from '../../session/pty/signals.js';
 import type { KeyName } from '../../session/input/key-names.js';
+import type { MouseButton, MouseModifier, WheelDirection } from '../../session/input/mouse.js';
 import { persistSnapshot } from './artifacts.js';
 import { AgentError } from '../errors.js';
 import type { SessionHost } from './host.js';
@@ -63,6 +64,8 @@ export async function handleRequest(host: SessionHost, command: string, args: Ar
       const r = term.press(...(keys as KeyName[]));
       return { accepted: r.accepted, bytesWritten: r.bytesWritten, seq: r.seq };
     }
+    case 'mouse':
+      return { sessionId: host.sessionId, action: args.action, ...mouse(host, args) };
     case 'resize': {
       const r = term.resize(int(args, 'rows'), int(args, 'cols'));
       host.resized(r.rows, r.cols);
@@ -83,6 +86,25 @@ export async function handleRequest(host: SessionHost, command: string, args: Ar
     }
     default:
       throw new AgentError('PROTOCOL_ERROR', `unknown request ${JSON.stringify(command)}`, { command });
+  }
+}
+
+function mouse(host: SessionHost, args: Args): Record<string, unknown> {
+  const term = host.terminal;
+  requireRunning(host, 'send mouse input');
+  const at = { row: int(args, 'row'), col: int(args, 'col') };
+  const opts = { button: args.button as MouseButton | undefined, modifiers: args.modifiers as MouseModifier[] | undefined };
+  switch (args.action) {
+    case 'click':
+      return { ...term.click(at.row, at.col, opts) };
+    case 'drag':
+      return { ...term.drag(at, { row: int(args, 'toRow'), col: int(args, 'toCol') }, { ...opts, steps: args.steps as number | undefined }) };
+    case 'scroll':
+      return { ...term.scroll(at.row, at.col, str(args, 'direction') as WheelDirection, { modifiers: opts.modifiers, count: args.count as number | undefined }) };
+    case 'move':
+      return { ...term.mouseMove(at.row, at.col, { modifiers: opts.modifiers }) };
+    default:
+      throw new AgentError('INVALID_INPUT', `unknown mouse action ${JSON.stringify(args.action)}`, { action: args.action });
   }
 }
 

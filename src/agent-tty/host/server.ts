@@ -1,11 +1,10 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { chmodSync, rmSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { errorEnvelope, resultEnvelope } from '../../core/diagnostics/envelope.js';
 import { AgentError, toAgentError } from '../errors.js';
 import type { SessionHost } from './host.js';
 import { handleRequest } from './ops.js';
-import { privateDir } from '../paths.js';
+import { socketDir } from '../paths.js';
 import { hostLogLevel, logAt } from '../log.js';
 import { MAX_REQUEST_BYTES, type HostRequest } from '../protocol.js';
 
@@ -15,7 +14,7 @@ import { MAX_REQUEST_BYTES, type HostRequest } from '../protocol.js';
  * line. Same-user processes are the trust boundary, so there is no auth.
  */
 export function listen(host: SessionHost, socketPath: string): Promise<Server> {
-  privateDir(dirname(socketPath));
+  socketDir(socketPath);
   rmSync(socketPath, { force: true });
   const server = createServer({ allowHalfOpen: true }, (socket) => serve(host, socket));
   return new Promise((resolve, reject) => {

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { jsonForTerminal } from '../../core/text/terminal-safe.js';
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { errorEnvelope, resultEnvelope } from '../../core/diagnostics/envelope.js';
@@ -24,6 +25,7 @@ const COMMANDS: Record<string, Loader> = {
   'send-keys': async () => (await import('./commands/input.js')).sendKeys,
   resize: async () => (await import('./commands/input.js')).resize,
   signal: async () => (await import('./commands/input.js')).signal,
+  mouse: async () => (await import('./commands/mouse.js')).mouse,
   wait: async () => (await import('./commands/wait.js')).wait,
   snapshot: async () => (await import('./commands/capture.js')).snapshot,
   screenshot: async () => (await import('./commands/capture.js')).screenshot,
@@ -107,12 +109,12 @@ export async function runAgentTty(argv: string[], binName = 'agent-tty', io: Cli
       noColor: flag(args, 'no-color'),
     }, io);
     const outcome = await def.run(ctx, args);
-    if (ctx.json) write(io.stdout, JSON.stringify(resultEnvelope(def.name, outcome.result)));
+    if (ctx.json) write(io.stdout, jsonForTerminal(resultEnvelope(def.name, outcome.result)));
     else write(io.stdout, outcome.human);
     return outcome.exitCode ?? AgentExit.ok;
   } catch (err) {
     const error = toAgentError(err);
-    if (wantsJson) write(io.stdout, JSON.stringify(errorEnvelope(command, error.body())));
+    if (wantsJson) write(io.stdout, jsonForTerminal(errorEnvelope(command, error.body())));
     else write(io.stderr, `${binName}: ${error.message}`);
     if (io.env.AGENT_TTY_DEBUG && error.code === 'INTERNAL_ERROR') write(io.stderr, String((err as Error)?.stack));
     return error.exitCode;

@@ -1,4 +1,5 @@
 import { sweepStaleTemps, tapedeckTempDir } from '../../core/files/temp-files.js';
+import { jsonForTerminal } from '../../core/text/terminal-safe.js';
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -89,14 +90,16 @@ export async function runDoctorChecks(home?: string, env: NodeJS.ProcessEnv = pr
 
 export const command = defineCommand({
   name: 'doctor',
-  summary: 'check Chromium, fonts, PTYs and the home directory',
+  summary: 'check PTYs, the screenshot renderer, fonts, Chromium, ffmpeg and the home directory',
   usage: ['[--home DIR] [--json]'],
   description: `Checks what tapedeck needs on this machine: the home directory, PTY spawn,
 control sockets (a 0600 Unix socket in a 0700 directory, as session hosts use),
-Chromium (found and launching), the pinned font (installed and loading in the
-page) and a test screenshot. Exit 0 when all pass, 8 when something is missing.
+the screenshot rasteriser, the pinned fonts and a test screenshot (drawn
+without a browser). Chromium is checked for the HTML report and its player
+only, ffmpeg for export --format webm only: either missing is a warning,
+not a failure. Exit 0 when all pass, 8 when something is missing.
 Environment: TAPEDECK_HOME (default ~/.tapedeck), TAPEDECK_CHROMIUM (default
-/usr/bin/chromium).`,
+/usr/bin/chromium), TAPEDECK_FFMPEG (default ffmpeg on PATH).`,
   options: {
     home: { type: 'string', arg: 'DIR', help: 'the home directory to check (default TAPEDECK_HOME, else ~/.tapedeck)' },
     json: { type: 'boolean', help: 'one JSON result envelope with every check' },
@@ -111,7 +114,7 @@ Environment: TAPEDECK_HOME (default ~/.tapedeck), TAPEDECK_CHROMIUM (default
       const envelope = ok
         ? resultEnvelope('doctor', { ok, checks })
         : errorEnvelope('doctor', { code: 'INTERNAL_ERROR', message: `${failed.length} check(s) failed: ${failed.join(', ')}`, details: { ok, checks, exitCode: ExitCode.environment } });
-      io.stdout.write(`${JSON.stringify(envelope)}\n`);
+      io.stdout.write(`${jsonForTerminal(envelope)}\n`);
     } else {
       for (const c of checks) {
         const mark = !c.ok ? 'FAIL' : c.warning ? 'warn' : 'ok  ';

@@ -1,4 +1,5 @@
 import { usageError } from '../../core/diagnostics/errors.js';
+import { jsonForTerminal } from '../../core/text/terminal-safe.js';
 import { defineCommand } from '../command.js';
 
 export const command = defineCommand({
@@ -18,7 +19,7 @@ export const command = defineCommand({
     for (const code of codes) {
       const info = codeInfo(code);
       if (!info) throw usageError(`explain: unknown code ${JSON.stringify(code)} (run tapedeck explain for the list)`);
-      if (values.json) io.stdout.write(`${JSON.stringify({ ok: true, command: 'explain', timestamp: new Date().toISOString(), result: info })}\n`);
+      if (values.json) io.stdout.write(`${jsonForTerminal({ ok: true, command: 'explain', timestamp: new Date().toISOString(), result: info })}\n`);
       else io.stdout.write(`${info.code}: ${info.title}\n\n${info.explanation}\n`);
     }
     return 0;

@@ -108,7 +108,8 @@ function envelopeProblem(env: DiagnosticEnvelope): string | undefined {
   const span = env.span as Partial<DiagnosticEnvelope['span']>;
   if (typeof span !== 'object' || typeof span.file !== 'string' || typeof span.line !== 'number') return '"span" needs "file" and "line"';
   if (env.fix === undefined) return undefined;
-  if (typeof env.fix !== 'object' || !Array.isArray(env.fix.alternatives)) return '"fix.alternatives" must be an array';
+  if (env.fix === null || typeof env.fix !== 'object') return '"fix" must be an object with "alternatives" (or left out)';
+  if (!Array.isArray(env.fix.alternatives)) return '"fix.alternatives" must be an array';
   for (const [i, alt] of env.fix.alternatives.entries()) {
     if (!alt || typeof alt !== 'object') return `fix.alternatives[${i}] must be an object`;
     if (typeof alt.diff !== 'string') return `fix.alternatives[${i}].diff must be a string`;

@@ -15,7 +15,8 @@ export const recordOptions = {
     arg: 'NAME',
     help: "store NAME's value as {{tapedeck.env.NAME}} (repeatable; casts: in the output, the input and the header; replay restores it)",
   },
-  boundary: { type: 'string', arg: 'RULE', section: PROTOCOL, help: 'where a response ends: auto (default), done, jsonrpc, idle:MS' },
+  boundary: { type: 'string', arg: 'RULE', section: PROTOCOL, help: 'where a response ends: auto (default), done, jsonrpc, idle:MS, id:PATH' },
+  'pair-by': { type: 'string', arg: 'PATH', section: PROTOCOL, help: 'plain NDJSON whose requests carry an id at PATH (e.g. id): the server line with the same value answers it (--boundary id:PATH)' },
   'grace-ms': {
     type: 'string',
     arg: 'N',

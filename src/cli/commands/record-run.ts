@@ -3,8 +3,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseBoundary } from '../../core/framing/boundary.js';
+import { type Boundary, pairByBoundary, parseBoundary } from '../../core/framing/boundary.js';
 import { usageError } from '../../core/diagnostics/errors.js';
+import { ExitCode } from '../../core/diagnostics/exit-codes.js';
 import { tapeKind } from '../../tape/kind.js';
 import { Readable, type Writable } from 'node:stream';
 import { parseIntOption } from '../args.js';
@@ -76,7 +77,7 @@ async function recordProtocolCommand({ values, command, io }: RecordContext): Pr
     command: argv[0],
     args: argv.slice(1),
     out: values.out!,
-    boundary: parseBoundary(values.boundary ?? 'auto'),
+    boundary: boundaryOf(values),
     redactEnv: values['redact-env'],
     graceMs,
     tmpdir: dir,
@@ -87,10 +88,7 @@ async function recordProtocolCommand({ values, command, io }: RecordContext): Pr
     cwd: io.cwd,
     env: dir ? { ...io.env, TAPEDECK_TMPDIR: dir } : io.env,
   }).finally(() => dir && rmSync(dir, { recursive: true, force: true }));
-  if (result.pairsNotWritten > 0) {
-    io.stderr.write(`tapedeck: ${result.pairsNotWritten} pair(s) were not recorded to ${values.out}\n`);
-  }
-  return result.exitCode;
+  return notRecorded(result, values.out!, io);
 }
 
 async function recordTransportCommand({ values, command, io }: RecordContext): Promise<number> {
@@ -102,11 +100,26 @@ async function recordTransportCommand({ values, command, io }: RecordContext): P
     upstream: values.upstream,
     command,
     out: values.out!,
-    boundary: parseBoundary(values.boundary ?? 'auto'),
+    boundary: boundaryOf(values),
     redactEnv: values['redact-env'],
     bodyLimit: parseIntOption('max-body', values['max-body'], 8 * 1024 * 1024, 1, Number.MAX_SAFE_INTEGER),
     onListening: (address) => io.stderr.write(`tapedeck record: listening on ${address}\n`),
   });
-  if (result.pairsNotWritten > 0) io.stderr.write(`tapedeck: ${result.pairsNotWritten} pair(s) were not recorded to ${values.out}\n`);
-  return result.exitCode;
+  return notRecorded(result, values.out!, io);
+}
+
+/**
+ * The exit code of a recording: the server's own when every pair reached the tape; 2 (a file that could
+ * not be written: EFBIG, ENOSPC, a line over the limit) when some did not, said on stderr, so a script
+ * that records never keeps a short tape as if it were whole.
+ */
+function notRecorded(result: { exitCode: number; pairsNotWritten: number }, out: string, io: RecordContext['io']): number {
+  if (result.pairsNotWritten === 0) return result.exitCode;
+  io.stderr.write(`tapedeck: ${result.pairsNotWritten} pair(s) were not recorded to ${out}\n`);
+  return ExitCode.usage;
+}
+
+function boundaryOf(values: { boundary?: string; 'pair-by'?: string }): Boundary {
+  if (values['pair-by'] !== undefined && values.boundary !== undefined) throw usageError('record: --pair-by and --boundary both say where a response ends; give one');
+  return values['pair-by'] !== undefined ? pairByBoundary(values['pair-by']) : parseBoundary(values.boundary ?? 'auto');
 }

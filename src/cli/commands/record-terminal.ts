@@ -1,3 +1,4 @@
+import { jsonForTerminal } from '../../core/text/terminal-safe.js';
 import type { ReadStream, WriteStream } from 'node:tty';
 import { Readable } from 'node:stream';
 import { parseIntOption } from '../args.js';
@@ -45,7 +46,7 @@ export async function runTerminalRecord({ values, command, io }: RecordContext):
     for (const s of signals) process.off(s, stopOnSignal);
   }
   if (values.json) {
-    io.stdout.write(`${JSON.stringify(resultEnvelope('record', { kind: 'terminal', ...result }))}\n`);
+    io.stdout.write(`${jsonForTerminal(resultEnvelope('record', { kind: 'terminal', ...result }))}\n`);
   } else if (!interactive) {
     io.stderr.write(`tapedeck: recorded ${command[0]} to ${values.out} (exit ${result.signal ?? result.exitCode})\n`);
   }

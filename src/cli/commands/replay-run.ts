@@ -1,6 +1,8 @@
+import { jsonForTerminal } from '../../core/text/terminal-safe.js';
 /** What `tapedeck replay` (and `tapedeck report`) runs once its options are parsed: loaded only then (replay.ts holds the definition and help). */
 import { availableParallelism } from 'node:os';
 import { usageError } from '../../core/diagnostics/errors.js';
+import { type Boundary, pairByBoundary } from '../../core/framing/boundary.js';
 import { compileRegex } from '../../core/text/normalise.js';
 import { parseMaskRectFlag } from '../../core/text/mask.js';
 import { replayTapes, type ReplayTapesResult } from '../../replayer/replay-tapes.js';
@@ -30,13 +32,16 @@ export async function replay({ values, positionals, command, io }: CommandContex
   // An unknown profile is exit 2 before anything runs; the profiles load only for screenshots.
   if (screenshots) (await import('../../render/profiles.js')).resolveProfile(screenshots.profile);
   const transport = transportTarget(values);
+  if (values['single-shot'] && transport && transport.transport !== 'auto') {
+    throw usageError(`replay: --single-shot starts a fresh server per pair and talks to it over stdio; it does not apply to --transport ${transport.transport}`);
+  }
   const { config, masks, ...resolved } = resolveReplaySettings({
     config: values.config,
     cwd: io.cwd,
     ignore: values.ignore,
     filter: values.filter,
     ignoreKeyOrder: values['ignore-key-order'],
-    boundary: values.boundary,
+    boundary: values['pair-by'] !== undefined ? pairBy(values['pair-by'], values.boundary) : values.boundary,
     timeoutMs: values['timeout-ms'] === undefined ? undefined : parseIntOption('timeout-ms', values['timeout-ms'], 0, 1),
     maxResponseBytes: values['max-response-bytes'] === undefined ? undefined : parseIntOption('max-response-bytes', values['max-response-bytes'], 0, 1, Number.MAX_SAFE_INTEGER),
     mask: [...values.mask.map((m) => compileRegex(m, '--mask')), ...values['mask-rect'].map(parseMaskRectFlag)],
@@ -176,10 +181,10 @@ async function writeJson(result: ReplayTapesResult, summaryOnStdout: boolean, io
   for (const tape of result.tapes) {
     for (const d of tape.drifts) {
       const env = driftToEnvelope(d);
-      out.push(JSON.stringify(includeSource ? withSource(env, files, (f) => readFileSync(resolve(io.cwd, f), 'utf8')) : env));
+      out.push(jsonForTerminal(includeSource ? withSource(env, files, (f) => readFileSync(resolve(io.cwd, f), 'utf8')) : env));
     }
   }
-  const summary = JSON.stringify(runSummary(result));
+  const summary = jsonForTerminal(runSummary(result));
   if (summaryOnStdout) out.push(summary);
   else io.stderr.write(`${summary}\n`);
   if (out.length > 0) io.stdout.write(`${out.join('\n')}\n`);
@@ -188,4 +193,9 @@ async function writeJson(result: ReplayTapesResult, summaryOnStdout: boolean, io
 function parseHome(value: string | undefined): 'fresh' | 'inherit' {
   if (value === undefined || value === 'fresh' || value === 'inherit') return value ?? 'fresh';
   throw usageError(`replay: --home takes fresh or inherit, got ${JSON.stringify(value)}`);
+}
+
+function pairBy(path: string, boundary: string | undefined): Boundary {
+  if (boundary !== undefined) throw usageError('replay: --pair-by and --boundary both say where a response ends; give one');
+  return pairByBoundary(path);
 }

@@ -35,6 +35,11 @@ unused (over HTTP and sockets: counted when it stops, on SIGINT/SIGTERM).`,
     ...listenAliasOptions,
     'auth-token': { type: 'string', arg: 'T', help: 'every request must carry Authorization: Bearer T (else 401)' },
     'max-body': { type: 'string', arg: 'BYTES', help: 'refuse larger request bodies with 413 (default 8 MiB)' },
+    pace: {
+      type: 'string',
+      arg: 'P',
+      help: 'recorded (default): a response of several messages (progress notifications, then the result) goes out one message at a time, as a live server sends them; none: all at once',
+    },
   },
   positionals: { min: 1, max: 1, message: 'give exactly one tape' },
   passthrough: true,
@@ -46,6 +51,8 @@ unused (over HTTP and sockets: counted when it stops, on SIGINT/SIGTERM).`,
     const transport = values.transport;
     if (transport !== 'stdio' && transport !== 'http' && transport !== 'unix') throw usageError(`serve: --transport must be stdio, http or unix, got ${JSON.stringify(transport)}`);
     const log = (m: string) => void io.stderr.write(m);
+    const pace = values.pace ?? 'recorded';
+    if (pace !== 'recorded' && pace !== 'none') throw usageError(`serve: --pace must be recorded or none, got ${JSON.stringify(values.pace)}`);
     if (transport !== 'stdio') {
       if (values.passthrough) throw usageError('serve: --passthrough works over stdio only');
       if (transport === 'unix' && values['auth-token'] !== undefined) throw usageError('serve: --auth-token applies to --transport http');
@@ -55,6 +62,7 @@ unused (over HTTP and sockets: counted when it stops, on SIGINT/SIGTERM).`,
         listen: listenAddress('serve', transport, values),
         authToken: values['auth-token'],
         bodyLimit: parseIntOption('max-body', values['max-body'], DEFAULT_BODY_LIMIT, 1, Number.MAX_SAFE_INTEGER),
+        pace,
         normaliser,
         allowUnused: values['allow-unused'],
         log,
@@ -72,6 +80,7 @@ unused (over HTTP and sockets: counted when it stops, on SIGINT/SIGTERM).`,
       allowUnused: values['allow-unused'],
       passthrough: command,
       timeoutMs,
+      pace,
       input: (io.stdin as Readable | undefined) ?? Readable.from([]),
       output: io.stdout as Writable,
       log,

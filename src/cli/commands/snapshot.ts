@@ -1,3 +1,4 @@
+import { jsonForTerminal } from '../../core/text/terminal-safe.js';
 import { defineCommand } from '../command.js';
 import { usageError } from '../../core/diagnostics/errors.js';
 import { resultEnvelope } from '../../core/diagnostics/envelope.js';
@@ -48,7 +49,7 @@ with an empty label); anything else as a marker name. --format structured
       const snap = played.screen.snapshot({ includeScrollback: values['include-scrollback'], includeCells: values['include-cells'] });
       if (format === 'structured') {
         const result = { file, at: values.at ?? null, time: played.time, ...(played.exitStatus === undefined ? {} : { exitStatus: played.exitStatus }), ...snap };
-        io.stdout.write(`${JSON.stringify(resultEnvelope('snapshot', result))}\n`);
+        io.stdout.write(`${jsonForTerminal(resultEnvelope('snapshot', result))}\n`);
       } else {
         const lines = [...(snap.scrollbackLines ?? []), ...snap.visibleLines];
         let end = lines.length;

@@ -1,3 +1,4 @@
+import { jsonForTerminal } from '../../core/text/terminal-safe.js';
 import { readFileSync } from 'node:fs';
 import { packagePath } from '../../core/package-root.js';
 import { defineCommand } from '../command.js';
@@ -11,9 +12,9 @@ export function packageVersion(): string {
 export const PROTOCOL_VERSION = '1.0.0';
 /**
  * Static, as in seed 002 §20: the one backend screenshots are drawn with
- * (render/browser/renderer.ts BROWSER_BACKEND, not imported: it loads Playwright; a test keeps them equal).
+ * (render/raster/index.ts RASTER_RENDERER, not imported here; a test keeps them equal).
  */
-export const RENDERER_BACKENDS = ['xterm-dom-chromium'];
+export const RENDERER_BACKENDS = ['tapedeck-raster'];
 
 /** Seed 002 §20's `version --json` result, shared by `tapedeck version` and `agent-tty version`. */
 export function versionResult(): Record<string, unknown> {
@@ -38,7 +39,7 @@ export const command = defineCommand({
     if (values.json) {
       // version and node are kept beside the seed's fields for older readers.
       const result = { ...versionResult(), version: packageVersion(), node: process.version };
-      io.stdout.write(`${JSON.stringify({ ok: true, command: 'version', timestamp: new Date().toISOString(), result })}\n`);
+      io.stdout.write(`${jsonForTerminal({ ok: true, command: 'version', timestamp: new Date().toISOString(), result })}\n`);
     } else {
       io.stdout.write(`tapedeck ${packageVersion()}\n`);
     }

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { refuseSpecialFile } from '../files/special-file.js';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import type { Node as JsonNode, ParseError } from 'jsonc-parser';
 import { lazyPackage } from '../lazy-package.js';
 
@@ -39,6 +40,7 @@ export function loadConfig(explicitPath?: string, cwd = process.cwd()): Tapedeck
   const path = explicitPath ? resolve(cwd, explicitPath) : resolve(cwd, CONFIG_FILE);
   if (!explicitPath && !existsSync(path)) return { ignore: [], filters: [], masks: [], scoped: [] };
   let text: string;
+  refuseSpecialFile(path);
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
@@ -141,7 +143,14 @@ export function loadConfig(explicitPath?: string, cwd = process.cwd()): Tapedeck
   const goldens = jsonc().findNodeAtLocation(tree, ['goldens']);
   if (goldens) {
     if (goldens.type !== 'string') fail(goldens, '"goldens" must be a directory path');
-    config.goldens = goldens.value as string;
+    // Tapes under the goldens folder are the project's own and run their recorded command: the folder
+    // must be inside the project (the config's folder), never "/", an absolute path or a "../" escape.
+    const value = goldens.value as string;
+    const rel = relative(dirname(path), resolve(dirname(path), value));
+    if (value === '' || isAbsolute(value) || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) {
+      fail(goldens, `"goldens" must be a folder inside the project (relative to the config's folder, no "../"), got ${JSON.stringify(value)}`);
+    }
+    config.goldens = value;
   }
   const mask = jsonc().findNodeAtLocation(tree, ['mask']);
   if (mask) {

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { writeFileAtomic } from '../files/atomic-write.js';
 import { withFileLock } from '../files/file-lock.js';
+import { TapedeckError } from './errors.js';
+import { refuseSpecialFile } from '../files/special-file.js';
 import type { DiagnosticEnvelope } from './envelope.js';
 
 /**
@@ -107,6 +109,7 @@ export function applyEnvelopes(envelopes: readonly DiagnosticEnvelope[], choice:
     withFileLock(file, () => {
       let text: string;
       try {
+        refuseSpecialFile(file);
         text = readFileSync(file, 'utf8');
       } catch (err) {
         for (const e of entries) e.outcome.reason ??= `cannot read ${file}: ${(err as Error).message}`;
@@ -144,7 +147,13 @@ export function applyEnvelopes(envelopes: readonly DiagnosticEnvelope[], choice:
       // Then splice, highest line first, so earlier anchors stay where they were.
       const lines = [...original];
       for (const hunk of [...taken].sort((a, b) => b.oldStart - a.oldStart)) lines.splice(hunk.oldStart - 1, hunk.oldLines.length, ...hunk.newLines);
-      writeFileAtomic(file, `${lines.join('\n')}${endsWithNewline ? '\n' : ''}`);
+      try {
+        writeFileAtomic(file, `${lines.join('\n')}${endsWithNewline ? '\n' : ''}`);
+      } catch (err) {
+        // Refused (a link out of the project) or failed: this file's envelopes are not applied; the others go on.
+        if (!(err instanceof TapedeckError)) throw err;
+        for (const e of entries) e.outcome.reason ??= err.message;
+      }
     });
   }
   // An envelope is applied only if every hunk of it went in.

@@ -19,6 +19,7 @@ export const ERROR_EXIT_CODES = {
   MARKER_NOT_FOUND: ExitCode.usage,
   TAPE_NOT_FOUND: ExitCode.usage,
   GOLDEN_COLLISION: ExitCode.usage,
+  GOLDEN_OWNER_UNKNOWN: ExitCode.usage, // a golden matcher could not tell which test it belongs to
   SPAWN_FAILED: ExitCode.usage,
   LIMIT: ExitCode.usage, // an input over a documented limit (core/config/limits.ts)
   UNTRUSTED_TAPE: ExitCode.usage, // a tape from outside the project names a command to run

@@ -1,14 +1,16 @@
-import { closeSync, fsyncSync, openSync, realpathSync, renameSync, rmSync, writeSync, statSync, chmodSync } from 'node:fs';
+import { chmodSync, rmSync, openSync, closeSync, writeSync, statSync, renameSync, fsyncSync } from 'node:fs';
 import { TapedeckError } from '../diagnostics/errors.js';
 import { siblingTempPath } from './temp-files.js';
+import { boundedWriteTarget } from './project-bounds.js';
 
 /**
  * Writes a file so that a crash leaves either the old content or the new one,
  * never half: write a sibling temp file, fsync it, rename over the target.
  */
 export function writeFileAtomic(path: string, data: string | Uint8Array): void {
+  const target = writeTarget(path); // a TapedeckError of its own when refused
   try {
-    writeAtomically(path, data);
+    writeAtomically(target, data);
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     const reason = e.code === 'ENOENT' ? 'no such directory' : e.code === 'EACCES' ? 'permission denied' : e.code === 'ENOSPC' ? 'no space left on device' : e.message;
@@ -22,15 +24,10 @@ export function writeFileAtomic(path: string, data: string | Uint8Array): void {
  * replacing the link with a copy.
  */
 export function writeTarget(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path; // does not exist yet
-  }
+  return boundedWriteTarget(path); // refused when the link leads out of its project (files/project-bounds.ts)
 }
 
-function writeAtomically(linkOrPath: string, data: string | Uint8Array): void {
-  const path = writeTarget(linkOrPath);
+function writeAtomically(path: string, data: string | Uint8Array): void {
   const tmp = siblingTempPath(path);
   let mode: number | undefined;
   try {

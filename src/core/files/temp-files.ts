@@ -1,10 +1,11 @@
 import { processAlive } from '../process-identity.js';
-import { closeSync, createReadStream, mkdirSync, openSync, readdirSync, rmSync, statSync, writeSync } from 'node:fs';
+import { rmSync, openSync, closeSync, statSync, readdirSync, createReadStream, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { lazyPackage } from '../lazy-package.js';
 import { limit, limitError } from '../config/limits.js';
 import { TapedeckError, ioError } from '../diagnostics/errors.js';
+import { problemWithSharedDir, sharedDirMessage } from './shared-dir.js';
 
 // node:crypto costs a few ms at start-up; only a write needs a random name.
 const crypto = lazyPackage<typeof import('node:crypto')>('node:crypto');
@@ -31,7 +32,8 @@ export function siblingTempPath(path: string): string {
 export function tapedeckTempDir(): string {
   const uid = typeof process.getuid === 'function' ? process.getuid() : 'user';
   const dir = join(tmpdir(), `tapedeck-${uid}`);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const problem = problemWithSharedDir(dir); // under a parent others write to: ours alone, or refused
+  if (problem) throw new TapedeckError('STORAGE_WRITE_ERROR', sharedDirMessage(dir, problem), { location: { file: dir } });
   return dir;
 }
 

@@ -1,6 +1,4 @@
-import { usageError } from '../diagnostics/errors.js';
 import { trimWhiteSpace } from '../text/trim.js';
-
 /**
  * Where a response ends. The recorder, the replayer and the stand-in server
  * all frame responses with this one module, so a tape recorded under a rule
@@ -10,11 +8,21 @@ import { trimWhiteSpace } from '../text/trim.js';
  * - jsonrpc: JSON-RPC 2.0 over NDJSON (MCP stdio): a request's response ends with
  *            the message carrying its id; notifications and the client's answers
  *            to server requests get none.
- * - idle:MS: whatever arrives until MS of quiet. The quiet period is counted
- *            from the first byte of the response when one is expected (so a
- *            slow-starting server is not taken for a silent one), else from
- *            the request; a recorder ends a still-silent exchange when the
- *            client sends its next request.
+ * - id:PATH:  plain NDJSON whose requests carry an id at PATH (`--pair-by id`,
+ *            CDP-style): the server line with the same value at PATH ends it;
+ *            lines without one (events) go to the oldest waiting request. A
+ *            request without the field is framed as idle.
+ * - idle:MS: the next request ends the exchange, or MS of quiet. The quiet is
+ *            counted from the first byte of the response when one is expected
+ *            (so a slow-starting server is not taken for a silent one), else
+ *            from the request. A request written while the one before has had
+ *            no byte yet (a client writing ahead of a server still starting) is
+ *            queued behind it, and then each server line ends the oldest of the
+ *            queued exchanges: they are paired in order. A still-silent exchange
+ *            older than MS when the next request comes, once the server has
+ *            written anything at all, had no response.
+ *            A replay knows the recorded response: an exchange ends as soon as
+ *            it has as many lines as recorded (endAfterLines).
  * - auto:    per request: jsonrpc when it is a JSON-RPC 2.0 message; done when it
  *            is a seed-000 request (has "op") or the server has already ended a
  *            response with a done line; otherwise idle:AUTO_IDLE_MS.
@@ -24,87 +32,12 @@ import { trimWhiteSpace } from '../text/trim.js';
  * response; a recorder appends what follows the very last response to that
  * last pair. So every byte lands in some pair and every line stays a valid pair.
  */
-export type Boundary = { kind: 'auto' } | { kind: 'done' } | { kind: 'jsonrpc' } | { kind: 'idle'; ms: number };
-export type ResolvedRule = { kind: 'done' } | { kind: 'jsonrpc' } | { kind: 'idle'; ms: number };
+import { classifyRpc, classifyRpcValue, answersBatch, parseObject, isDoneLine, type RpcMessage } from './rpc.js';
+import { keyOf, keyOfLine } from './keyed.js';
+import { cancelledId, DONE_RULE, JSONRPC_RULE, AUTO_IDLE_MS, type Boundary, type ResolvedRule } from './rules.js';
 
-export const AUTO_IDLE_MS = 300;
-
-// Shared by every exchange they frame (rules are never changed once resolved).
-const JSONRPC_RULE: ResolvedRule = Object.freeze({ kind: 'jsonrpc' });
-const DONE_RULE: ResolvedRule = Object.freeze({ kind: 'done' });
-
-export function parseBoundary(spec: string): Boundary {
-  if (spec === 'auto' || spec === 'done' || spec === 'jsonrpc') return { kind: spec };
-  const m = /^idle:(\d+)$/.exec(spec);
-  if (m) return { kind: 'idle', ms: Number(m[1]) };
-  throw usageError(`--boundary must be auto, done, jsonrpc or idle:MS, got ${JSON.stringify(spec)}`);
-}
-
-export function formatBoundary(b: Boundary): string {
-  return b.kind === 'idle' ? `idle:${b.ms}` : b.kind;
-}
-
-/** What one JSON-RPC line is, from the framing point of view. */
-export type RpcMessage =
-  | { type: 'request'; id: string }
-  | { type: 'notification' }
-  | { type: 'response'; id: string }
-  /** A batch (JSON array): the ids of the requests in it, or of the responses in it. */
-  | { type: 'batch-request'; ids: string[] }
-  | { type: 'batch-response'; ids: string[] }
-  | { type: 'other' };
-
-export function classifyRpc(text: string): RpcMessage {
-  let msg: unknown;
-  try {
-    msg = JSON.parse(text);
-  } catch {
-    return { type: 'other' };
-  }
-  return classifyRpcValue(msg);
-}
-
-export function classifyRpcValue(msg: unknown): RpcMessage {
-  if (Array.isArray(msg)) {
-    const parts = msg.map(classifyRpcValue);
-    if (parts.length > 0 && parts.every((p) => p.type === 'response')) return { type: 'batch-response', ids: parts.map((p) => (p as { id: string }).id) };
-    if (parts.some((p) => p.type === 'request' || p.type === 'notification')) {
-      return { type: 'batch-request', ids: parts.flatMap((p) => (p.type === 'request' ? [p.id] : [])) };
-    }
-    return { type: 'other' };
-  }
-  if (msg === null || typeof msg !== 'object') return { type: 'other' };
-  const m = msg as Record<string, unknown>;
-  const hasId = 'id' in m && m.id !== undefined;
-  if (typeof m.method === 'string') return hasId ? { type: 'request', id: JSON.stringify(m.id) } : { type: 'notification' };
-  if (hasId && ('result' in m || 'error' in m)) return { type: 'response', id: JSON.stringify(m.id) };
-  return { type: 'other' };
-}
-
-/** A response array answers a batch when it carries one of the batch's request ids. */
-function answersBatch(responseIds: string[], requestIds: string[]): boolean {
-  return responseIds.some((id) => requestIds.includes(id));
-}
-
-function parseObject(text: string): Record<string, unknown> | undefined {
-  if (text[0] !== '{') return undefined;
-  try {
-    const v = JSON.parse(text) as unknown;
-    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function isDoneLine(text: string): boolean {
-  if (!text.includes('"done"')) return false;
-  try {
-    const v = JSON.parse(text) as { kind?: unknown };
-    return v !== null && typeof v === 'object' && v.kind === 'done';
-  } catch {
-    return false;
-  }
-}
+export { classifyRpc, classifyRpcValue, type RpcMessage } from './rpc.js';
+export { AUTO_IDLE_MS, formatBoundary, pairByBoundary, parseBoundary, type Boundary, type ResolvedRule } from './rules.js';
 
 export interface Exchange {
   /** 0-based order of the request. */
@@ -124,6 +57,24 @@ export interface Exchange {
   expectsOutput?: boolean;
   /** Why it ended: its boundary, or end of stream before the boundary. */
   endedBy?: 'boundary' | 'eof';
+  /** id rule: the request's id value (JSON text) whose line ends the exchange. */
+  awaitingKey?: string;
+  /** idle rule: written while the exchange before it had no byte yet (paired in order). */
+  queuedBehind?: boolean;
+  /** Ends once this many complete lines came (a replay knows the recorded count). */
+  endAfterLines?: number;
+  /** Complete lines received. */
+  lines?: number;
+  /** A later client notification cancelled it. */
+  cancelled?: boolean;
+  sentAt?: number;
+}
+
+/** Complete lines in a text. */
+export function countLines(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
+  return n;
 }
 
 export function responseBytes(ex: Exchange): Buffer {
@@ -163,6 +114,8 @@ export class ResponseFramer {
   /** finish() was called: nothing more will come, so nothing is held back. */
   private ending = false;
   private readonly autoIdleMs: number;
+  /** The server wrote something: before that, every request waits its turn (written before it was up). */
+  private serverSpoke = false;
   private autoIdleRule?: ResolvedRule;
 
   constructor(
@@ -197,23 +150,57 @@ export class ResponseFramer {
   }
 
   /** Registers one client line. Blank lines are forwarded by callers but are no request. */
-  addRequest(line: string, options: { expectsOutput?: boolean } = {}): Exchange | undefined {
+  /**
+   * `recorded`: the tape's response, when replaying: an idle exchange ends once it has as many
+   * lines (the quiet period is then only waited for when the live response is shorter).
+   * `endAfterLines`: the same for any rule (a cancelled request's recorded output).
+   */
+  addRequest(line: string, options: { expectsOutput?: boolean; endAfterLines?: number; recorded?: string } = {}): Exchange | undefined {
     const request = trimWhiteSpace(line); // as seed 000 trims (a leading BOM stays)
     if (request === '') return undefined;
-    // The client moved on: an idle exchange that never got a byte had no response.
-    for (const ex of this.queue) if (!ex.complete && ex.rule.kind === 'idle' && !ex.received) this.markComplete(ex, 'boundary');
+    const now = performance.now();
+    let behind = false;
+    // The client moved on: an idle exchange that had output ends with it (the next request ends the
+    // exchange); one still silent ends without a response if it waited its quiet period, else this
+    // request queues behind it (written ahead of a server that has not answered yet).
+    for (const ex of this.queue) {
+      if (ex.complete || ex.rule.kind !== 'idle') continue;
+      if (ex.received) {
+        if (ex === this.oldestIncomplete()) {
+          const tail = this.options.takePartial();
+          if (tail) ex.chunks.push(tail);
+        }
+        this.markComplete(ex, 'boundary');
+      } else if (!ex.expectsOutput || (this.serverSpoke && now - (ex.sentAt ?? 0) >= ex.rule.ms)) this.markComplete(ex, 'boundary');
+      else behind = true;
+    }
     // A held exchange is released with what it has; later output belongs to this request.
     if (this.options.holdLast && this.queue.length === 1 && this.queue[0].complete) this.options.onComplete(this.queue.shift()!);
     const value = parseObject(request);
-    const rule = this.resolve(request, value);
-    const ex: Exchange = { index: this.nextIndex++, request, rule, chunks: this.orphan, complete: false, expectsOutput: options.expectsOutput ?? true };
+    let rule = this.resolve(request, value);
+    const awaitingKey = rule.kind === 'id' ? (value ? keyOf(value, rule.path) : undefined) : undefined;
+    if (rule.kind === 'id' && awaitingKey === undefined) rule = this.autoIdleRule ??= { kind: 'idle', ms: this.autoIdleMs };
+    const ex: Exchange = { index: this.nextIndex++, request, rule, chunks: this.orphan, complete: false, expectsOutput: options.expectsOutput ?? true, sentAt: now };
+    if (options.endAfterLines !== undefined) ex.endAfterLines = options.endAfterLines;
+    else if (rule.kind === 'idle' && options.recorded !== undefined && options.recorded.endsWith('\n')) ex.endAfterLines = countLines(options.recorded);
+    if (awaitingKey !== undefined) ex.awaitingKey = awaitingKey;
+    if (rule.kind === 'idle' && behind) ex.queuedBehind = true;
     this.orphan = [];
     if (rule.kind === 'jsonrpc') {
       const msg = value ? classifyRpcValue(value) : classifyRpc(request);
       if (msg.type === 'request') ex.awaitingId = msg.id;
       else if (msg.type === 'batch-request' && msg.ids.length > 0) ex.awaitingBatch = msg.ids;
-      else this.markComplete(ex, 'boundary'); // notifications and answers to server requests get no response
+      else {
+        const cancelled = cancelledId(value);
+        const target = cancelled === undefined ? undefined : this.queue.find((e) => !e.complete && e.awaitingId === cancelled);
+        if (target) {
+          target.cancelled = true;
+          this.markComplete(target, 'boundary');
+        }
+        this.markComplete(ex, 'boundary'); // notifications and answers to server requests get no response
+      }
     }
+    if (ex.endAfterLines === 0 && !ex.complete) this.markComplete(ex, 'boundary');
     this.queue.push(ex);
     this.armIdle();
     this.drain();
@@ -224,14 +211,18 @@ export class ResponseFramer {
   serverLine(line: Buffer): void {
     const text = line.toString('utf8');
     const rpc = text.includes('"id"') || text.trimStart().startsWith('[') ? classifyRpc(text) : undefined;
-    const target = this.route(rpc);
+    const keyed = this.boundary.kind === 'id' ? this.keyedOwner(text, this.boundary.path) : undefined;
+    const target = keyed ?? this.route(rpc);
     if (!target) {
       this.orphan.push(line);
       if (isDoneLine(text)) this.seenDone = true;
       return;
     }
     target.chunks.push(line);
-    if (target.rule.kind === 'done' && isDoneLine(text)) {
+    target.lines = (target.lines ?? 0) + 1;
+    if (keyed || (target.endAfterLines !== undefined && target.lines >= target.endAfterLines)) this.markComplete(target, 'boundary');
+    else if (target.rule.kind === 'idle' && this.queue[this.queue.indexOf(target) + 1]?.queuedBehind) this.markComplete(target, 'boundary');
+    else if (target.rule.kind === 'done' && isDoneLine(text)) {
       this.seenDone = true;
       this.markComplete(target, 'boundary');
     } else if (target.rule.kind === 'jsonrpc' && target.awaitingId !== undefined) {
@@ -246,6 +237,7 @@ export class ResponseFramer {
 
   /** Any server bytes arrived: quiet periods restart. */
   serverActivity(): void {
+    this.serverSpoke = true;
     const head = this.oldestIncomplete();
     if (head?.rule.kind !== 'idle') return;
     head.received = true;
@@ -278,6 +270,18 @@ export class ResponseFramer {
   /** Stops timers without completing anything (the owner is giving up). */
   dispose(): void {
     this.clearIdle();
+  }
+
+  /** Ends an exchange as it is (a replay that stops waiting for a cancelled request's recorded output). */
+  end(ex: Exchange): void {
+    this.markComplete(ex, 'boundary');
+    this.drain();
+  }
+
+  private keyedOwner(text: string, path: readonly string[]): Exchange | undefined {
+    if (!this.queue.some((e) => !e.complete && e.awaitingKey !== undefined)) return undefined;
+    const key = keyOfLine(text, path);
+    return key === undefined ? undefined : this.queue.find((e) => !e.complete && e.awaitingKey === key);
   }
 
   private route(rpc: RpcMessage | undefined): Exchange | undefined {

@@ -30,6 +30,9 @@ export function findPending(roots: readonly string[]): PendingGolden[] {
     try {
       st = statSync(path);
     } catch {
+      // A new golden named by its path: only its candidate exists yet.
+      const candidate = goldenPaths(path).candidate;
+      if (isFile(candidate)) found.set(path, { golden: path, candidate, artifacts: artifactsOf(path), isNew: true });
       return;
     }
     if (st.isDirectory()) {
@@ -37,12 +40,20 @@ export function findPending(roots: readonly string[]): PendingGolden[] {
       return;
     }
     const candidate = path.endsWith('.new') ? path : existsSync(goldenPaths(path).candidate) ? goldenPaths(path).candidate : undefined;
-    if (!candidate) return;
+    if (!candidate || !isFile(candidate)) return; // a FIFO or device named *.new is no candidate (reading it could block)
     const golden = candidate.slice(0, -'.new'.length);
     found.set(golden, { golden, candidate, artifacts: artifactsOf(golden), isNew: !existsSync(golden) });
   };
   for (const r of roots) visit(resolve(r));
   return [...found.values()].sort((a, b) => a.golden.localeCompare(b.golden));
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
 }
 
 function artifactsOf(golden: string): string[] {
@@ -51,14 +62,20 @@ function artifactsOf(golden: string): string[] {
   return [p.actualImage, p.diffImage].filter((f) => existsSync(f));
 }
 
-export function acceptPending(p: PendingGolden): void {
-  // Through a symlinked golden to its target; rename is atomic: the golden is old or new, never half.
-  // The lock keeps it out of a parallel rewrite of the same golden.
-  withFileLock(p.golden, () => {
+/**
+ * Accepts a pending golden; false when its candidate was gone by the time the
+ * lock was ours (a parallel review accepted or rejected it first): nothing to do.
+ */
+export function acceptPending(p: PendingGolden): boolean {
+  // Through a symlinked golden to its target (refused when that leaves the project); rename is atomic: the
+  // golden is old or new, never half. The lock keeps it out of a parallel rewrite or review of the same golden.
+  const accepted = withFileLock(p.golden, () => {
+    if (!existsSync(p.candidate)) return false;
     const target = writeTarget(p.golden);
     try {
       renameSync(p.candidate, target);
     } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT' && !existsSync(p.candidate)) return false;
       if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
       // The link points to another filesystem: copy beside the target, then rename there.
       const tmp = `${target}.tapedeck-accept`;
@@ -66,11 +83,19 @@ export function acceptPending(p: PendingGolden): void {
       renameSync(tmp, target);
       rmSync(p.candidate, { force: true });
     }
+    return true;
   });
   for (const a of p.artifacts) rmSync(a, { force: true });
+  return accepted;
 }
 
-export function rejectPending(p: PendingGolden): void {
-  rmSync(p.candidate, { force: true });
+/** Rejects a pending golden; false when a parallel review took its candidate first. */
+export function rejectPending(p: PendingGolden): boolean {
+  const rejected = withFileLock(p.golden, () => {
+    if (!existsSync(p.candidate)) return false;
+    rmSync(p.candidate, { force: true });
+    return true;
+  });
   for (const a of p.artifacts) rmSync(a, { force: true });
+  return rejected;
 }

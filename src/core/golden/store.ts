@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
-import { writeFileAtomic } from '../files/atomic-write.js';
+import { writeFileAtomic, writeTarget } from '../files/atomic-write.js';
 import { withFileLock } from '../files/file-lock.js';
 import type { UpdatePolicy } from '../config/ci.js';
 import { goldenPaths } from './paths.js';
@@ -37,6 +37,7 @@ export const fileGoldenIO: GoldenIO = {
     }
   },
   write(path, data) {
+    writeTarget(path); // no folder made through a link that leaves the project
     mkdirSync(dirname(path), { recursive: true });
     // Locked like every rewrite: parallel writers of one golden serialise (see files/file-lock.ts).
     withFileLock(path, () => writeFileAtomic(path, data));

@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import { refuseSpecialFile } from '../files/special-file.js';
 import { open } from 'node:fs/promises';
 import { limit, limitError } from '../config/limits.js';
 
@@ -136,6 +137,7 @@ export async function* readNumberedLines(path: string, maxLineBytes = limit('max
 
 /** The same, the lines a chunk of the file finished at a time (an await per chunk, not per line). */
 export async function* readNumberedLineBatches(path: string, maxLineBytes = limit('maxLineBytes')): AsyncGenerator<NumberedLine[]> {
+  refuseSpecialFile(path);
   const lines = new NumberedChunks(path, maxLineBytes);
   for await (const chunk of createReadStream(path)) {
     const batch = lines.push(chunk as Buffer);
@@ -150,6 +152,7 @@ export async function* readNumberedLineBatches(path: string, maxLineBytes = limi
  * per line (a 50,000-pair tape is a few dozen chunks, not 50,000 awaits).
  */
 export async function eachNumberedLine(path: string, onLine: (line: NumberedLine) => void, maxLineBytes = limit('maxLineBytes')): Promise<void> {
+  refuseSpecialFile(path);
   const lines = new NumberedChunks(path, maxLineBytes);
   for await (const chunk of createReadStream(path, { highWaterMark: 256 * 1024 })) for (const l of lines.push(chunk as Buffer)) onLine(l);
   const last = lines.end();
@@ -161,6 +164,7 @@ export async function eachNumberedLine(path: string, onLine: (line: NumberedLine
  * (no buffer per chunk), which is returned; each line's offsets index into it.
  */
 export async function eachNumberedLineKept(path: string, onLine: (line: NumberedLine) => void, maxLineBytes = limit('maxLineBytes')): Promise<Buffer> {
+  refuseSpecialFile(path);
   const lines = new NumberedChunks(path, maxLineBytes);
   const file = await open(path, 'r');
   try {

@@ -36,3 +36,15 @@ export function terminalSafe(text: string): string {
 export function oneLine(text: string): string {
   return escapeControls(text).replace(/\n/g, '\\n').replace(/\t/g, '\\t');
 }
+
+/**
+ * JSON.stringify, with the characters it leaves raw but a terminal acts on
+ * escaped: DEL and the C1 controls U+0080–U+009F (an xterm-compatible terminal
+ * reads U+009D as OSC, U+009B as CSI: clipboard writes, title changes, typed-back
+ * reports), and U+2028/U+2029. The result parses to the same value; CLI JSON
+ * (--json envelopes, the run summary) goes through this, as it is often shown
+ * in a terminal or a CI log.
+ */
+export function jsonForTerminal(value: unknown): string {
+  return JSON.stringify(value).replace(/[\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

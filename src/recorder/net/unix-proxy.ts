@@ -1,13 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { createServer, connect, type Socket } from 'node:net';
-import { type Boundary, ResponseFramer, responseBytes } from '../../core/framing/boundary.js';
+import { type Boundary, ResponseFramer, responseBytes, type Exchange } from '../../core/framing/boundary.js';
 import { type Endpoint, describeEndpoint, listenUnix } from '../../plumbing/net/endpoint.js';
 import { LineSplitter } from '../../core/text/lines.js';
 import { redact } from '../../core/text/redact.js';
 import type { RecorderHandle } from './http-proxy.js';
-import { TapeAppender } from '../stdio/tape-writer.js';
+import { TapeAppender, wholeJson } from '../stdio/tape-writer.js';
 import { RecordBudget } from '../stdio/budget.js';
 import { lastNumbers } from '../../tape/protocol/wire.js';
+import { holdBack } from '../stdio/backpressure.js';
 
 export interface UnixRecorderOptions {
   listen: Endpoint & { kind: 'unix' };
@@ -44,11 +45,17 @@ export async function startUnixRecorder(options: UnixRecorderOptions): Promise<R
     const serverLines = new LineSplitter();
     const clientLines = new LineSplitter();
     const budget = new RecordBudget((reason) => tape.giveUp(reason));
+    let fragment: Exchange | undefined;
     const framer = new ResponseFramer(options.boundary ?? { kind: 'auto' }, {
       holdLast: true,
       takePartial: () => serverLines.flush(),
       onComplete: (ex) => {
         budget.release();
+        if (ex === fragment) {
+          tape.notRecorded(); // the client ended mid-line: a cut request would replay as fine
+          report(`tapedeck record: session ${session}: the client ended in the middle of a line; its last request (${Buffer.byteLength(ex.request)} bytes, no newline, not a whole JSON message) was not recorded\n`);
+          return;
+        }
         const response = responseBytes(ex).toString('utf8');
         const wire = { transport: 'unix' as const, session };
         if (names.length === 0) tape.append(ex.request, response, wire);
@@ -56,7 +63,7 @@ export async function startUnixRecorder(options: UnixRecorderOptions): Promise<R
       },
     });
     client.on('data', (chunk: Buffer) => {
-      upstream.write(chunk); // forward first, bookkeeping after
+      if (!upstream.write(chunk)) holdBack(client, upstream); // forward first, bookkeeping after
       if (budget.exhausted) {
         for (const line of clientLines.push(chunk)) if (line.toString('utf8').trim() !== '') tape.notRecorded(); // counted as the framer counts requests, not kept
         return;
@@ -65,11 +72,15 @@ export async function startUnixRecorder(options: UnixRecorderOptions): Promise<R
     });
     client.once('end', () => {
       const tail = clientLines.flush();
-      if (tail) framer.addRequest(tail.toString('utf8'));
+      if (tail) {
+        const text = tail.toString('utf8');
+        const exchange = framer.addRequest(text);
+        if (!wholeJson(text)) fragment = exchange;
+      }
       upstream.end();
     });
     upstream.on('data', (chunk: Buffer) => {
-      client.write(chunk);
+      if (!client.write(chunk)) holdBack(upstream, client); // a slow client slows the server, not our memory
       if (budget.exhausted) return;
       framer.serverActivity();
       for (const line of serverLines.push(chunk)) framer.serverLine(line);

@@ -3,12 +3,15 @@ import { killGroup } from '../../plumbing/process/group.js';
 import { spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { type Boundary, type Exchange, ResponseFramer, responseBytes } from '../../core/framing/boundary.js';
-import { TapedeckError } from '../../core/diagnostics/errors.js';
+import { TapedeckError, usageError } from '../../core/diagnostics/errors.js';
 import { LineSplitter } from '../../core/text/lines.js';
 import { redact } from '../../core/text/redact.js';
-import { TapeAppender } from './tape-writer.js';
+import { TapeAppender, wholeJson } from './tape-writer.js';
+import { existsSync, rmSync } from 'node:fs';
+import { unreplayableFraming } from '../../core/framing/detect.js';
 import { RecordBudget } from './budget.js';
 import { signalExitCode } from '../../plumbing/process/exit.js';
+import { holdBack } from './backpressure.js';
 
 export interface RecordProtocolOptions {
   /** The server command and its arguments. */
@@ -85,7 +88,10 @@ export async function recordProtocol(options: RecordProtocolOptions): Promise<Re
   });
   if (stderrTarget !== 'inherit') child.stderr?.pipe(stderrTarget, { end: false });
 
+  const existed = existsSync(options.out);
   const tape = new TapeAppender(options.out, report);
+  let fragment: Exchange | undefined;
+  let refused: string | undefined;
   const budget = new RecordBudget((reason) => tape.giveUp(reason));
   const serverLines = new LineSplitter();
   const clientLines = new LineSplitter();
@@ -101,6 +107,12 @@ export async function recordProtocol(options: RecordProtocolOptions): Promise<Re
     takePartial: () => serverLines.flush(),
     onComplete: (ex: Exchange) => {
       budget.release();
+      if (ex === fragment) {
+        // Replay would send the cut request and call whatever the server says to it fine: keep it off the tape.
+        tape.notRecorded();
+        report(`tapedeck: the client ended in the middle of a line: its last request (${Buffer.byteLength(ex.request)} bytes, no newline, not a whole JSON message) was not recorded to ${options.out}\n`);
+        return;
+      }
       const request = hideText(redactNames.length === 0 ? ex.request : redact(ex.request, redactNames, env));
       tape.append(request, hide(responseBytes(ex)));
     },
@@ -112,10 +124,23 @@ export async function recordProtocol(options: RecordProtocolOptions): Promise<Re
   childIn.on('error', () => {});
   output.on('error', () => {});
 
+  let first = true;
   const onClientData = (chunk: Buffer) => {
+    if (first) {
+      first = false;
+      // A framing no replay can take is refused before a byte reaches the server.
+      refused = unreplayableFraming(chunk);
+      if (refused) {
+        input.off('data', onClientData);
+        childIn.end();
+        stopGroup('SIGTERM');
+        return;
+      }
+    }
     // Forward first: the tap's bookkeeping must not sit in the round trip. (The
     // response cannot arrive before this synchronous handler has registered the request.)
-    childIn.write(chunk);
+    // A server that reads slowly slows the client down, as it would without the tap.
+    if (!childIn.write(chunk)) holdBack(input, childIn);
     if (budget.exhausted) {
       for (const line of clientLines.push(chunk)) if (line.toString('utf8').trim() !== '') tape.notRecorded(); // counted as the framer counts requests, not kept
       return;
@@ -142,7 +167,14 @@ export async function recordProtocol(options: RecordProtocolOptions): Promise<Re
   };
   const onClientEnd = () => {
     const tail = clientLines.flush();
-    if (tail) framer.addRequest(tail.toString('utf8'));
+    if (tail) {
+      // A last line without its newline is a whole request only when it is a whole JSON message;
+      // otherwise the client died mid-line, and the exchange is framed (its answer is not another
+      // pair's) but not recorded.
+      const text = tail.toString('utf8');
+      const exchange = framer.addRequest(text);
+      if (!wholeJson(text)) fragment = exchange;
+    }
     childIn.end();
     stopGroup(undefined);
   };
@@ -150,7 +182,9 @@ export async function recordProtocol(options: RecordProtocolOptions): Promise<Re
   input.once('end', onClientEnd);
 
   childOut.on('data', (chunk: Buffer) => {
-    output.write(chunk);
+    // Backpressure: a client that reads slowly (or late) stops the server's output here, in the pipe,
+    // instead of this process buffering all of it (a 1 GiB flood held 1.19 GB).
+    if (!output.write(chunk)) holdBack(childOut, output);
     if (budget.exhausted) return;
     framer.serverActivity();
     for (const line of serverLines.push(chunk)) framer.serverLine(line);
@@ -193,6 +227,10 @@ export async function recordProtocol(options: RecordProtocolOptions): Promise<Re
   input.off('end', onClientEnd);
   if (input === process.stdin) process.stdin.pause();
   for (const [sig, fn] of forwarders) process.off(sig, fn);
+  if (refused) {
+    if (!existed) rmSync(options.out, { force: true });
+    throw usageError(`record: ${refused}`);
+  }
 
   return {
     exitCode: code ?? signalExitCode(signal),
@@ -202,3 +240,4 @@ export async function recordProtocol(options: RecordProtocolOptions): Promise<Re
     writeError: tape.firstError,
   };
 }
+

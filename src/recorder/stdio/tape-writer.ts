@@ -205,3 +205,13 @@ export class TapeAppender {
     this.report(`tapedeck: cannot write the tape ${this.path}: ${e?.message ?? String(err)}; the tape keeps the ${this.written} complete pair(s) before it; the session goes on unrecorded\n`);
   }
 }
+
+/** A client's last line, ended without its newline, is a whole request only when it is a whole JSON message. */
+export function wholeJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { problemWithSharedDir } from '../../core/files/shared-dir.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserType } from 'playwright-core';
@@ -137,9 +138,10 @@ export async function launchBrowserServer(): Promise<{ wsEndpoint: string; close
 function isolatedFontconfig(): Record<string, string> {
   const dejavu = packageDir('dejavu-fonts-ttf');
   if (!dejavu) return {};
-  const dir = join(tmpdir(), `tapedeck-fontconfig-${process.getuid?.() ?? 'user'}`);
+  const shared = join(tmpdir(), `tapedeck-fontconfig-${process.getuid?.() ?? 'user'}`);
+  // Under a parent others write to: ours alone, else a fresh private one (its font cache is rebuilt).
+  const dir = problemWithSharedDir(shared) ? mkdtempSync(join(tmpdir(), 'tapedeck-fontconfig-')) : shared;
   const file = join(dir, 'fonts.conf');
-  mkdirSync(dir, { recursive: true });
   const conf = `<?xml version="1.0"?>
 <!DOCTYPE fontconfig SYSTEM "fonts.dtd">
 <fontconfig>

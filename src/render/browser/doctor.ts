@@ -1,8 +1,9 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { accessSync, constants, existsSync } from 'node:fs';
+import { delimiter, isAbsolute, join } from 'node:path';
 import { getBrowser, chromiumPath, INSTALL_HINT } from './browser.js';
 import { FONT_PACKAGES, packageDir, primaryFontFile } from './fonts.js';
-import { rendererPage, renderSnapshot } from './renderer.js';
+import { rendererPage } from './renderer.js';
+import { rasterEngine, renderSnapshot } from '../raster/render.js';
 import { decodePng } from '../pixel/png.js';
 import { Screen } from '../../session/screen/screen.js';
 import { DEFAULT_PROFILE, PROFILES } from '../profiles.js';
@@ -17,15 +18,24 @@ export interface DoctorCheck {
   warning?: string;
 }
 
-const SKIPPED = 'skipped: Chromium is unavailable';
+/** What a browser is still used for: screenshots are drawn without one. */
+const CHROMIUM_FEATURES = 'the HTML report and its player (tapedeck report) need it; screenshots, screenshot goldens, report images and webm frames do not';
+const FFMPEG_FEATURES = 'export --format webm needs it; nothing else does';
 
-/** The renderer's checks, in order; later ones are skipped (failed) when Chromium can't start. */
+/**
+ * The renderer's checks, in order: the rasteriser, the pinned fonts and a
+ * test screenshot (all of which screenshots need), then Chromium (for the
+ * HTML report only) and ffmpeg (for webm only), which are warnings when missing.
+ */
 export async function rendererChecks(): Promise<DoctorCheck[]> {
-  const checks: DoctorCheck[] = [];
+  const checks: DoctorCheck[] = [rasteriserCheck(), fontPackagesCheck(), await screenshotCheck()];
   const exe = chromiumPath();
   const found = existsSync(exe);
-  checks.push(found ? { name: 'chromium-found', ok: true, detail: exe } : { name: 'chromium-found', ok: false, detail: `no file at ${exe}`, fix: INSTALL_HINT });
-  checks.push(fontPackagesCheck());
+  checks.push(
+    found
+      ? { name: 'chromium-found', ok: true, detail: `${exe} (${CHROMIUM_FEATURES})` }
+      : { name: 'chromium-found', ok: true, detail: `no file at ${exe}`, warning: `no Chromium: ${CHROMIUM_FEATURES}. Fix: ${INSTALL_HINT}` },
+  );
   let launched = false;
   if (found) {
     try {
@@ -33,19 +43,24 @@ export async function rendererChecks(): Promise<DoctorCheck[]> {
       checks.push({ name: 'playwright-browser', ok: true, detail: `Chromium ${browser.version()} launched` });
       launched = true;
     } catch (err) {
-      checks.push({ name: 'playwright-browser', ok: false, detail: (err as Error).message, fix: INSTALL_HINT });
+      checks.push({ name: 'playwright-browser', ok: true, detail: (err as Error).message.split('\n')[0], warning: `Chromium does not start: ${CHROMIUM_FEATURES}. Fix: ${INSTALL_HINT}` });
     }
   } else {
-    checks.push({ name: 'playwright-browser', ok: false, detail: SKIPPED, fix: INSTALL_HINT });
+    checks.push({ name: 'playwright-browser', ok: true, detail: 'skipped: Chromium is unavailable' });
   }
-  if (!launched) {
-    for (const name of ['font-load', 'screenshot-export']) checks.push({ name, ok: false, detail: SKIPPED, fix: INSTALL_HINT });
-    return checks;
-  }
-  // The test screenshot loads the fonts; then the page can say whether they loaded.
-  const shot = await screenshotCheck();
-  checks.push(await fontLoadCheck(), shot);
+  checks.push(launched ? await fontLoadCheck() : { name: 'font-load', ok: true, detail: 'skipped: Chromium is unavailable (the report page loads the fonts)' });
+  checks.push(ffmpegCheck());
   return checks;
+}
+
+function rasteriserCheck(): DoctorCheck {
+  try {
+    // Loads @napi-rs/canvas and registers the primary font, as the first screenshot does.
+    const e = rasterEngine();
+    return { name: 'rasteriser', ok: true, detail: `${e.backend} ${e.version}, @napi-rs/canvas ${e['@napi-rs/canvas']}, no browser` };
+  } catch (err) {
+    return { name: 'rasteriser', ok: false, detail: (err as Error).message, fix: 'npm install (@napi-rs/canvas is a dependency of tapedeck with prebuilt packages for Linux, macOS and Windows on x64 and arm64)' };
+  }
 }
 
 function fontPackagesCheck(): DoctorCheck {
@@ -74,17 +89,17 @@ async function screenshotCheck(): Promise<DoctorCheck> {
     let ink = 0;
     for (let i = 0; i < img.data.length; i += 4) if (img.data[i] > 64 || img.data[i + 1] > 64 || img.data[i + 2] > 64) ink++;
     if (img.width !== shot.pixelWidth || img.height !== shot.pixelHeight || ink < 50) {
-      return { name: 'screenshot-export', ok: false, detail: `the test screenshot is blank (${ink} lit pixels of ${img.width}x${img.height})`, fix: 'run with TAPEDECK_DEBUG=1 and report the Chromium version' };
+      return { name: 'screenshot-export', ok: false, detail: `the test screenshot is blank (${ink} lit pixels of ${img.width}x${img.height})`, fix: 'run with TAPEDECK_DEBUG=1 and report the platform and @napi-rs/canvas version' };
     }
-    return { name: 'screenshot-export', ok: true, detail: `${img.width}x${img.height} px, ${shot.png.length} bytes` };
+    return { name: 'screenshot-export', ok: true, detail: `${img.width}x${img.height} px, ${shot.png.length} bytes, no browser` };
   } catch (err) {
-    return { name: 'screenshot-export', ok: false, detail: (err as Error).message, fix: INSTALL_HINT };
+    return { name: 'screenshot-export', ok: false, detail: (err as Error).message, fix: 'npm install (the rasteriser @napi-rs/canvas and the font packages are dependencies of tapedeck)' };
   } finally {
     screen.dispose();
   }
 }
 
-/** Asks the page whether the pinned font actually loaded (not a silent fallback). */
+/** Asks the report's page whether the pinned font actually loaded (not a silent fallback). */
 async function fontLoadCheck(): Promise<DoctorCheck> {
   try {
     const { page } = await rendererPage();
@@ -94,8 +109,23 @@ async function fontLoadCheck(): Promise<DoctorCheck> {
       return [...document.fonts].filter((face) => face.family.replace(/["']/g, '') === 'DejaVu Sans Mono' && face.status === 'loaded').length;
     }, font);
     if (loaded < 1) return { name: 'font-load', ok: false, detail: 'DejaVu Sans Mono did not load in the page', fix: 'npm install (reinstall dejavu-fonts-ttf)' };
-    return { name: 'font-load', ok: true, detail: `DejaVu Sans Mono loaded (${loaded} face${loaded === 1 ? '' : 's'})` };
+    return { name: 'font-load', ok: true, detail: `DejaVu Sans Mono loaded in the browser (${loaded} face${loaded === 1 ? '' : 's'})` };
   } catch (err) {
     return { name: 'font-load', ok: false, detail: (err as Error).message, fix: 'npm install (reinstall dejavu-fonts-ttf)' };
   }
+}
+
+function ffmpegCheck(): DoctorCheck {
+  const name = process.env.TAPEDECK_FFMPEG || 'ffmpeg';
+  const dirs = isAbsolute(name) ? [''] : (process.env.PATH ?? '').split(delimiter).filter(Boolean);
+  for (const dir of dirs) {
+    const file = dir ? join(dir, name) : name;
+    try {
+      accessSync(file, constants.X_OK);
+      return { name: 'ffmpeg', ok: true, detail: `${file} (${FFMPEG_FEATURES})` };
+    } catch {
+      // next
+    }
+  }
+  return { name: 'ffmpeg', ok: true, detail: `${name} not found`, warning: `no ffmpeg: ${FFMPEG_FEATURES}. Fix: apt-get install -y ffmpeg, or set TAPEDECK_FFMPEG` };
 }

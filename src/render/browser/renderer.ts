@@ -65,6 +65,7 @@ export async function renderSnapshot(snap: ScreenSnapshot, options: RenderOption
       fontSize: profile.fontSize,
       lineHeight: profile.lineHeight,
       padding: profile.padding,
+      cursorStyle: snap.cursorStyle ?? 'block',
     };
     const size = await paint(h, payload);
     const png = await capture(h, size);

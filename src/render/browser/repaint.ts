@@ -10,8 +10,7 @@ import type { ScreenMask } from '../golden-text.js';
  * the page (and byte-identical PNGs) however the program got there; its size
  * is bounded by rows x cols instead of growing with the session; and live
  * terminals and points in a cast take the same path. What the cell grid does
- * not hold is not painted: cursor shape (always a block), underline style and
- * colour (always a single underline in the text colour), hyperlinks.
+ * not hold is not painted: hyperlinks.
  */
 export type CursorMode = 'auto' | 'show' | 'hide';
 
@@ -57,6 +56,8 @@ export function repaint(snap: ScreenSnapshot, options: RepaintOptions = {}): Rep
   }
   const cursorVisible = options.cursor === 'show' ? true : options.cursor === 'hide' ? false : snap.cursor.visible;
   out += `\x1b[${snap.cursor.row + 1};${snap.cursor.col + 1}H\x1b[?25${cursorVisible ? 'h' : 'l'}`;
+  // The shape (DECSCUSR, steady): the page's terminal draws it as the program asked.
+  out += `\x1b[${snap.cursorStyle === 'bar' ? 6 : snap.cursorStyle === 'underline' ? 4 : 2} q`;
   return { data: out, cursorVisible, extraChars: [...extra].sort().join('') };
 }
 
@@ -65,7 +66,7 @@ function sgrOf(cell: SnapshotCell): string {
   if (cell.bold) parts.push('1');
   if (cell.dim) parts.push('2');
   if (cell.italic) parts.push('3');
-  if (cell.underline) parts.push('4');
+  if (cell.underline) parts.push(cell.underlineStyle ? `4:${UNDERLINE_SGR[cell.underlineStyle]}` : '4');
   if (cell.blink) parts.push('5');
   if (cell.inverse) parts.push('7');
   if (cell.invisible) parts.push('8');
@@ -75,12 +76,17 @@ function sgrOf(cell: SnapshotCell): string {
   const bg = colourSgr(cell.bg, 40, 100, 48);
   if (fg) parts.push(fg);
   if (bg) parts.push(bg);
+  const ul = cell.underline && cell.underlineColor ? colourSgr(cell.underlineColor, 58, 58, 58, true) : null;
+  if (ul) parts.push(ul);
   return parts.join(';');
 }
 
-function colourSgr(colour: CellColor, base: number, brightBase: number, extended: number): string | null {
+const UNDERLINE_SGR = { double: 2, curly: 3, dotted: 4, dashed: 5 } as const;
+
+function colourSgr(colour: CellColor, base: number, brightBase: number, extended: number, extendedOnly = false): string | null {
   if (colour.kind === 'palette' && colour.index !== undefined) {
     const i = colour.index;
+    if (extendedOnly) return `${extended};5;${i}`;
     if (i < 8) return String(base + i);
     if (i < 16) return String(brightBase + i - 8);
     return `${extended};5;${i}`;
@@ -95,7 +101,7 @@ function rgbParts(hex: string): string {
 }
 
 /** Which cells a mask covers: rectangles directly, regexes through each row's text. */
-function maskedCells(cells: SnapshotCell[][], masks: readonly ScreenMask[]): boolean[][] {
+export function maskedCells(cells: SnapshotCell[][], masks: readonly ScreenMask[]): boolean[][] {
   const hit = cells.map((row) => row.map(() => false));
   for (const mask of masks) {
     if (mask instanceof RegExp) {

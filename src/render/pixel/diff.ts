@@ -4,6 +4,7 @@ import { mkdirSync } from 'node:fs';
 import pixelmatch from 'pixelmatch';
 import { writeFileAtomic } from '../../core/files/atomic-write.js';
 import { usageError } from '../../core/diagnostics/errors.js';
+import { readPngStamp } from '../raster/png.js';
 import { decodePng, differingRows, encodePng, inflatePng, pngSize, PngError, toRgba, type RgbaImage } from './png.js';
 
 /**
@@ -33,6 +34,12 @@ export interface PixelComparison {
   sizeMismatch: boolean;
   /** One line: why it failed, or that it matched. */
   message: string;
+  /**
+   * Set when the actual image is stamped by a renderer and the golden was made
+   * by another renderer or another version of it ("name version"): the pixels
+   * are not compared, the golden is to be re-recorded.
+   */
+  otherRenderer?: string;
 }
 
 export const DEFAULT_THRESHOLD = 0.2;
@@ -53,6 +60,10 @@ export function comparePngs(expected: Buffer, actual: Buffer, options: PixelComp
   const pixels = expectedSize.width * expectedSize.height;
   const allowed = allowedPixels(pixels, opts);
   const base = { allowedDiffPixels: allowed, expectedSize, actualSize };
+  const other = otherRenderer(expected, actual);
+  if (other) {
+    return { ...base, pass: false, diffPixels: 0, diffRatio: 0, sizeMismatch: false, otherRenderer: other, message: `golden made by renderer ${other}; re-record with -u` };
+  }
   if (expectedSize.width !== actualSize.width || expectedSize.height !== actualSize.height) {
     return {
       ...base, pass: false, diffPixels: 0, diffRatio: 0, sizeMismatch: true,
@@ -178,15 +189,30 @@ export function writeMismatchArtifacts(goldenPath: string, expected: Buffer, act
   const paths = mismatchArtifactPaths(goldenPath);
   mkdirSync(dirname(goldenPath), { recursive: true });
   writeFileAtomic(paths.actual, actual);
-  if (comparison.sizeMismatch) return [paths.actual];
+  if (comparison.sizeMismatch || comparison.otherRenderer) return [paths.actual];
   writeFileAtomic(paths.diff, diffImage(expected, actual, threshold));
   return [paths.actual, paths.diff];
 }
 
 /** The failure text, naming the golden and the files to look at. */
 export function describeMismatch(displayPath: string, comparison: PixelComparison, artifacts: string[]): string {
+  if (comparison.otherRenderer) return `screenshot golden ${displayPath}: ${comparison.message}`;
   const files = artifacts.length ? `\n  ${artifacts.map((a) => relative(process.cwd(), a)).join('\n  ')}` : '';
   return `screenshot differs from golden ${displayPath}: ${comparison.message}${files}`;
+}
+
+/**
+ * "renderer version" of the golden when the actual image carries a renderer
+ * stamp (tapedeck's raster renderer writes one) that the golden does not have
+ * or has with another renderer or version; null when they agree.
+ */
+export function otherRenderer(expected: Buffer, actual: Buffer): string | null {
+  const now = readPngStamp(actual);
+  if (!now) return null;
+  const then = readPngStamp(expected);
+  if (!then) return 'xterm-dom-chromium (unstamped: made by the browser renderer of earlier tapedeck versions)';
+  if (then.renderer === now.renderer && then.version === now.version) return null;
+  return `${String(then.renderer)} ${String(then.version)} (this screenshot: ${now.renderer} ${now.version})`;
 }
 
 function allowedPixels(pixels: number, opts: PixelCompareOptions): number {

@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { writeFileAtomic } from '../../core/files/atomic-write.js';
 import type { ScreenSnapshot } from '../../session/screen/screen.js';
-import { renderSnapshot, type RenderOptions } from '../browser/renderer.js';
+import { renderSnapshot, type RenderOptions } from '../raster/render.js';
 
 /**
  * Screenshots of a screen: render, hash, optionally write, and describe the

@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { TapedeckError } from '../../core/diagnostics/errors.js';
 import { openCast } from '../../tape/asciicast/read.js';
 import { eventBytes, parseResize } from '../../tape/asciicast/events.js';
-import { renderSnapshot } from '../browser/renderer.js';
+import { renderSnapshot } from '../raster/render.js';
 import { profileForCast } from '../profiles.js';
 import { Screen } from '../../session/screen/screen.js';
 import type { CursorMode } from '../browser/repaint.js';

@@ -1,4 +1,5 @@
 import { classifyRpc, type ResolvedRule } from '../../core/framing/boundary.js';
+import { keyOfLine } from '../../core/framing/keyed.js';
 import { limit, tooDeep } from '../../core/config/limits.js';
 import { diffJson, formatPathDifference } from '../../core/text/json-diff.js';
 import type { Normaliser } from '../../core/text/normalise.js';
@@ -118,7 +119,7 @@ interface Unsolicited {
  * `anyRpc`: whether the run had a JSON-RPC exchange, for a caller that leaves
  * byte-identical pairs out (they have nothing to report); by default, any of `pairs`.
  */
-export function comparePairs(pairs: readonly ComparedPair[], normaliser: Normaliser, anyRpc = pairs.some((p) => p.rule.kind === 'jsonrpc')): PairDifference[] {
+export function comparePairs(pairs: readonly ComparedPair[], normaliser: Normaliser, anyRpc = pairs.some((p) => p.rule.kind === 'jsonrpc' || p.rule.kind === 'id')): PairDifference[] {
   const out: PairDifference[] = [];
   const recordedPool: Unsolicited[] = [];
   const livePool: Unsolicited[] = [];
@@ -129,14 +130,15 @@ export function comparePairs(pairs: readonly ComparedPair[], normaliser: Normali
     if (p.trailing && anyRpc) for (const raw of splitMessages(p.trailing)) livePool.push(unsolicited(p.index, raw, n));
     // Byte-identical (the common case): nothing to report, and its server messages match each other.
     if (p.expected === p.actual) continue;
-    if (p.rule.kind !== 'jsonrpc') {
+    if (p.rule.kind !== 'jsonrpc' && p.rule.kind !== 'id') {
       const e = n.apply(p.expected);
       const a = n.apply(p.actual);
       if (e !== a) out.push({ index: p.index, code: 'TD1001', title: 'response drifted', details: explainDifference(e, a, p.expected, p.actual) });
       continue;
     }
-    const rec = splitRpc(p.expected, p.awaitingId);
-    const live = splitRpc(p.actual, p.awaitingId);
+    const path = p.rule.kind === 'id' ? p.rule.path : undefined;
+    const rec = path ? splitKeyed(p.expected, path) : splitRpc(p.expected, p.awaitingId);
+    const live = path ? splitKeyed(p.actual, path) : splitRpc(p.actual, p.awaitingId);
     for (const raw of rec.unsolicited) recordedPool.push(unsolicited(p.index, raw, n));
     for (const raw of live.unsolicited) livePool.push(unsolicited(p.index, raw, n));
     const e = n.apply(rec.solicited ?? '');
@@ -237,14 +239,35 @@ function splitRpc(text: string, awaitingId: string | undefined): { solicited?: s
   return { solicited, unsolicited: unsolicitedMessages };
 }
 
+/** id framing: the lines carrying the id path are the answer; the others (events) are matched across the tape. */
+function splitKeyed(text: string, path: readonly string[]): { solicited?: string; unsolicited: string[] } {
+  const answer: string[] = [];
+  const events: string[] = [];
+  for (const raw of splitMessages(text)) (keyOfLine(raw, path) === undefined ? events : answer).push(raw);
+  return { solicited: answer.join(''), unsolicited: events };
+}
+
 function unsolicited(pair: number, raw: string, normaliser: Normaliser): Unsolicited {
   let method = 'non-JSON-RPC line';
+  let requestId: unknown;
   try {
     const v = JSON.parse(raw) as { method?: unknown; id?: unknown };
     if (typeof v.method === 'string') method = v.method;
+    if (typeof v.method === 'string' && v.id !== undefined) requestId = v.id;
     else if (v.id !== undefined) method = `response to id ${JSON.stringify(v.id)}`;
   } catch {
     /* keep the default */
   }
-  return { pair, raw, norm: normaliser.apply(raw), method };
+  return { pair, raw, norm: normaliser.apply(requestId === undefined ? raw : withoutRequestId(raw)), method };
+}
+
+/**
+ * A server's own request as it is matched: without its id, which is the
+ * server's counter (how many requests it made before, on its own timers) and
+ * never drift; the client's answer goes back with the live id.
+ */
+function withoutRequestId(raw: string): string {
+  const v = JSON.parse(raw) as Record<string, unknown>;
+  v.id = '{{server-request-id}}';
+  return `${JSON.stringify(v)}${raw.endsWith('\n') ? '\n' : ''}`;
 }

@@ -1,8 +1,8 @@
-import { type Boundary, type Exchange, ResponseFramer } from '../../core/framing/boundary.js';
+import { type Boundary, countLines, type Exchange, ResponseFramer } from '../../core/framing/boundary.js';
 import type { PreparedPair, PreparedTape } from './prepare.js';
 import { ServerProcess, type ServerExit } from './server-process.js';
 import type { TapeAnswers } from './tape-answers.js';
-import { lineCount, liveResponse, type LiveResponses } from './live-response.js';
+import { liveBytes, lineCount, liveResponse, type LiveResponses } from './live-response.js';
 
 /**
  * The second step of a protocol replay: one session of a tape against one
@@ -66,8 +66,13 @@ export async function driveSession(prepared: PreparedTape, session: readonly num
     if (text.trim() !== '') server!.write(`${text}\n`); // a blank line is no request
     const index = framer.nextRequestIndex;
     if (pair !== undefined) pairOfExchange.set(index, { index: pair, p: p! });
-    return framer.addRequest(text, { expectsOutput });
+    const recorded = p === undefined ? undefined : s.withDir(p.expected);
+    // A request the client cancelled: its exchange ends with as much output as was recorded before the cancel.
+    const endAfterLines = pair !== undefined && prepared.cancelled.has(pair) ? countLines(recorded ?? '') : undefined;
+    return framer.addRequest(text, { expectsOutput, recorded, endAfterLines });
   };
+  /** A recorded answer to a server request waits for the live server to ask (answers.answer sends it). */
+  let onAnswered: (pair: number) => void = () => {};
 
   let bytes = 0;
   let overLimit: () => void = () => {};
@@ -77,7 +82,10 @@ export async function driveSession(prepared: PreparedTape, session: readonly num
       framer.serverLine(line);
       // Only a line that could be a request from the server is decoded again.
       const reply = line.includes('"method"') ? answers.answer(line.toString('utf8')) : undefined;
-      if (reply) add(reply.pair, reply.text, false);
+      if (reply) {
+        add(reply.pair, reply.text, false);
+        if (reply.pair !== undefined) onAnswered(reply.pair);
+      }
     },
     onActivity: (n) => {
       framer.serverActivity();
@@ -92,16 +100,21 @@ export async function driveSession(prepared: PreparedTape, session: readonly num
 
   const stop = await new Promise<Stop | undefined>((resolve) => {
     let k = -1;
-    let current: { pair: number; ex: Exchange } | undefined;
+    let current: { pair: number; ex?: Exchange; cancelled?: boolean } | undefined;
     let timer: NodeJS.Timeout | undefined;
     let deadline = 0;
     let finished = false;
+    const arm = () => {
+      deadline = performance.now() + s.timeoutMs;
+      timer ??= setTimeout(onTimer, s.timeoutMs);
+    };
     const receivedSoFar = (ex: Exchange | undefined) => Buffer.concat([...(ex?.chunks ?? []), server!.peekPartial()]);
     const finish = (result: Stop | undefined) => {
       if (finished) return;
       finished = true;
       if (timer) clearTimeout(timer);
       onExchange = () => {};
+      onAnswered = () => {};
       overLimit = () => {};
       resolve(result);
     };
@@ -111,6 +124,11 @@ export async function driveSession(prepared: PreparedTape, session: readonly num
       if (finished || !current) return;
       const left = deadline - performance.now();
       if (left > 0) timer = setTimeout(onTimer, left);
+      else if (!current.ex) {
+        // The live server never asked what the recorded one did: the comparison reports the request missing.
+        answers.sent.add(current.pair);
+        sendNext();
+      } else if (current.cancelled) framer.end(current.ex); // less output than recorded before the cancel: compared as it is
       else finish({ pair: current.pair, reason: 'timeout', received: receivedSoFar(current.ex) });
     };
     // The pair after the one in flight, decoded while the server answers (not between its answer and the next request).
@@ -120,21 +138,29 @@ export async function driveSession(prepared: PreparedTape, session: readonly num
       while (++k < session.length) {
         const index = session[k];
         if (answers.sent.has(index)) continue; // an answer already given to the server's request
+        if (answers.isAnswer(index)) {
+          // Held until the live server asks: sent then, with its id (the onLine handler).
+          current = { pair: index };
+          arm();
+          return;
+        }
         answers.sent.add(index);
         bytes = 0;
         const p = ahead?.k === k ? ahead.p : prepared.at(index);
         const ex = add(index, s.withDir(p.send), p.expected !== '', p);
         if (!ex || ex.complete) continue; // a notification or an answer: nothing to wait for
-        current = { pair: index, ex };
-        deadline = performance.now() + s.timeoutMs;
-        timer ??= setTimeout(onTimer, s.timeoutMs);
+        current = { pair: index, ex, cancelled: prepared.cancelled.has(index) };
+        arm();
         ahead = k + 1 < session.length ? { k: k + 1, p: prepared.at(session[k + 1]) } : undefined;
         return;
       }
       finish(undefined);
     };
     // Over the limit only the ends are kept for the report: memory stays near the limit, not a multiple.
-    overLimit = () => finish({ pair: current?.pair ?? session[Math.max(0, k)] ?? 0, reason: 'limit', received: ends([...(current?.ex.chunks ?? []), server!.discardOutput(ENDS_BYTES)]), total: bytes });
+    overLimit = () => finish({ pair: current?.pair ?? session[Math.max(0, k)] ?? 0, reason: 'limit', received: ends([...(current?.ex?.chunks ?? []), server!.discardOutput(ENDS_BYTES)]), total: bytes });
+    onAnswered = (pair) => {
+      if (current && !current.ex && current.pair === pair) sendNext();
+    };
     onExchange = (ex) => {
       if (!current || ex !== current.ex) return;
       const lastAndIdle = ex.rule.kind === 'idle' && k === session.length - 1;
@@ -143,7 +169,7 @@ export async function driveSession(prepared: PreparedTape, session: readonly num
     };
     void server!.closed.then(() => {
       // finish() in the framer has completed whatever was waiting; if it was not, stop here.
-      if (current && !current.ex.complete) finish({ pair: current.pair, reason: 'exited', received: receivedSoFar(current.ex) });
+      if (current && !current.ex?.complete) finish({ pair: current.pair, reason: 'exited', received: receivedSoFar(current.ex) });
     });
     sendNext();
   });
@@ -153,10 +179,28 @@ export async function driveSession(prepared: PreparedTape, session: readonly num
   else if (fewerLinesThanRecorded(prepared, session, live)) exit = await server.stop(Math.min(s.timeoutMs, 5000)); // a slow notification's chance
   else exit = await server.stop(500);
   framer.dispose();
+  if (!stop && trailing.length > 0) trailing = mergeTrailing(prepared, received, live, trailing, s.withDir);
   return { received, stop, trailing: trailing.toString('utf8'), exit, stderrTail: server.stderrTail() };
 }
 
 const ENDS_BYTES = 4096;
+
+/**
+ * What the server wrote after the session's last exchange ended (after its stdin
+ * closed, say) belongs to the last pair, as the recorder keeps it: outside
+ * JSON-RPC (whose server messages are matched across the tape) it is merged
+ * into that pair's live response. Returns what is left to report as trailing.
+ */
+function mergeTrailing(prepared: PreparedTape, received: readonly number[], live: LiveResponses, trailing: Buffer, withDir: (t: string) => string): Buffer {
+  const last = received.length === 0 ? undefined : Math.max(...received.slice(-8));
+  const r = last === undefined ? undefined : live.get(last);
+  if (last === undefined || !r || r.rule.kind === 'jsonrpc' || r.rule.kind === 'id') return trailing;
+  const p = prepared.at(last);
+  const expected = withDir(p.expected);
+  const merged: Exchange = { index: last, request: p.send, rule: r.rule, chunks: [liveBytes(r, expected), trailing], complete: true, endedBy: 'eof' };
+  live.set(last, liveResponse(merged, expected, p.pair.responseBytes !== undefined));
+  return Buffer.alloc(0);
+}
 
 /** The first and last few KB of a long run of chunks, without joining all of it. */
 function ends(chunks: readonly Buffer[]): Buffer {

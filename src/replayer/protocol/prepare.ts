@@ -1,5 +1,7 @@
 import { TapedeckError } from '../../core/diagnostics/errors.js';
 import { classifyRpc } from '../../core/framing/boundary.js';
+import { parseObject } from '../../core/framing/rpc.js';
+import { cancelledId } from '../../core/framing/rules.js';
 import { Normaliser } from '../../core/text/normalise.js';
 import { placeholdersIn, restore } from '../../core/text/redact.js';
 import { readPairStore, type PairStore, type ProtocolTape, type TapePair } from '../../tape/protocol/tape.js';
@@ -28,6 +30,8 @@ export interface RecordedServerRequest {
   inPair: number;
   /** The pair whose request is the client's answer, if the tape has one. */
   answerPair?: number;
+  /** Its params as JSON text: a live request is matched by method and params, not by id. */
+  params: string;
 }
 
 export interface PreparedTape {
@@ -43,6 +47,8 @@ export interface PreparedTape {
   /** Pair indexes per session, each replayed against a fresh server. */
   sessions: number[][];
   serverRequests: RecordedServerRequest[];
+  /** Pairs whose request a later client notification cancelled (notifications/cancelled, $/cancelRequest). */
+  cancelled: Set<number>;
   /** The tape mentions {{tapedeck.tmpdir}}. */
   usesTmpdir: boolean;
   /** The names of the tape's secret placeholders, for redacting what is shown or written. */
@@ -76,7 +82,7 @@ export async function prepareProtocolTape(tapeOrPath: ProtocolTape | string, opt
   const tape = store.tape;
   if (store.count === 0 && !options.allowEmpty) {
     throw new TapedeckError('TD2001', 'the tape has no pairs (an empty recording); pass --allow-empty if that is intended', {
-      location: { file: tape.path },
+      location: { file: tape.path, line: tape.partialLine ?? 1 }, // a cut first line is where the pairs would be
     });
   }
   if (seen.error) throw seen.error; // after the whole tape is read: a malformed line is named first
@@ -90,6 +96,7 @@ export async function prepareProtocolTape(tapeOrPath: ProtocolTape | string, opt
     at,
     sessions: splitSessions(store.count, seen.halts, options.singleShot || seen.singleShot),
     serverRequests: indexServerRequests(seen.answers, seen.carriesMethod),
+    cancelled: cancelledPairs(seen.cancels, at),
     usesTmpdir: seen.usesTmpdir,
     secrets: [...seen.secrets],
     singleShot: (options.singleShot ?? false) || seen.singleShot,
@@ -109,6 +116,7 @@ class PairFacts {
   readonly halts: number[] = [];
   readonly answers: Array<[number, string]> = [];
   readonly carriesMethod: Array<[number, string]> = [];
+  readonly cancels: Array<[number, string]> = [];
   readonly secrets = new Set<string>();
   usesTmpdir = false;
   singleShot = false;
@@ -141,6 +149,10 @@ class PairFacts {
     // Only a client answer (a response: "result" or "error") is indexed; an escaped key could spell either.
     if (send.includes('"id"') && (send.includes('"result"') || send.includes('"error"') || send.includes('\\u'))) this.answers.push([i, send]);
     if (expected.includes('"method"')) this.carriesMethod.push([i, expected]);
+    if (send.includes('ancel')) {
+      const id = cancelledId(parseObject(send));
+      if (id !== undefined) this.cancels.push([i, id]);
+    }
     if (pair.request.includes(TMPDIR_PLACEHOLDER) || pair.response.includes(TMPDIR_PLACEHOLDER)) this.usesTmpdir = true;
     if (pair.request.includes(SECRET) || pair.response.includes(SECRET)) for (const name of placeholdersIn(pair.request + pair.response)) this.secrets.add(name);
   }
@@ -192,9 +204,26 @@ function indexServerRequests(clientAnswers: ReadonlyArray<[number, string]>, car
     for (const raw of splitMessages(expected)) {
       const msg = classifyRpc(raw);
       if (msg.type !== 'request') continue;
-      const method = (JSON.parse(raw) as { method: string }).method;
+      const parsed = JSON.parse(raw) as { method: string; params?: unknown };
+      const method = parsed.method;
+      const params = JSON.stringify(parsed.params ?? null);
       const answerPair = answers.get(msg.id)?.find((q) => q > i && !out.some((r) => r.answerPair === q));
-      out.push({ method, id: msg.id, inPair: i, answerPair });
+      out.push({ method, id: msg.id, inPair: i, answerPair, params });
+    }
+  }
+  return out;
+}
+
+/** The requests the cancels name: the last request before each cancel with its id (looked for among the 1000 before it). */
+function cancelledPairs(cancels: ReadonlyArray<[number, string]>, at: (i: number) => PreparedPair): Set<number> {
+  const out = new Set<number>();
+  for (const [c, id] of cancels) {
+    for (let j = c - 1; j >= 0 && j >= c - 1000; j--) {
+      const msg = classifyRpc(at(j).send);
+      if (msg.type === 'request' && msg.id === id) {
+        out.add(j);
+        break;
+      }
     }
   }
   return out;

@@ -194,7 +194,7 @@ function compareOnce(prepared: PreparedTape, runs: SessionRun[], live: LiveRespo
     for (const i of indexes) {
       if (run.stop && i >= run.stop.pair) continue;
       const ex = live.get(i)!;
-      anyRpc ||= ex.rule.kind === 'jsonrpc';
+      anyRpc ||= ex.rule.kind === 'jsonrpc' || ex.rule.kind === 'id';
       last = { index: i, ex };
       if (!ex.same) {
         last.compared = comparedOf(i, ex);

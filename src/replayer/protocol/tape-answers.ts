@@ -4,8 +4,9 @@ import type { PreparedTape } from './prepare.js';
 /**
  * Answers the requests a live server makes of its client (MCP sampling,
  * elicitation, roots/list) from the tape: the recorded client answer to the
- * recorded request of the same method, in the same position among requests of
- * that method, goes back at once with the live id. Without this the exchange
+ * recorded request of the same method and params (else the first unanswered one of
+ * that method) goes back with the live id when the live server asks, never
+ * before: the driver holds the answer's pair until then. Without this the exchange
  * the request blocks never ends (the tape holds the answer as a later pair).
  * A request the tape never saw gets a JSON-RPC error, so the server is not left
  * waiting; the comparison reports it as an unexpected server message.
@@ -20,6 +21,15 @@ export class TapeAnswers {
     private readonly withDir: (text: string) => string = (t) => t,
   ) {
     this.sent = new PairSet(prepared.count);
+    this.answers = new PairSet(prepared.count);
+    for (const r of prepared.serverRequests) if (r.answerPair !== undefined) this.answers.add(r.answerPair);
+  }
+
+  private readonly answers: PairSet;
+
+  /** The pair is the recorded client's answer to a server request: it goes when the live server asks. */
+  isAnswer(pair: number): boolean {
+    return this.answers.has(pair);
   }
 
   /** For a live server line: what to send back, and the pair it is (if from the tape). */
@@ -27,8 +37,13 @@ export class TapeAnswers {
     if (!line.includes('"method"') || !line.includes('"id"')) return undefined;
     const msg = classifyRpc(line);
     if (msg.type !== 'request') return undefined;
-    const method = (JSON.parse(line) as { method: string }).method;
-    const k = this.prepared.serverRequests.findIndex((r, i) => !this.used.has(i) && r.method === method);
+    const parsed = JSON.parse(line) as { method: string; params?: unknown };
+    const method = parsed.method;
+    const params = JSON.stringify(parsed.params ?? null);
+    // Matched by method and params (the ids are the server's own counter), else by method alone.
+    const all = this.prepared.serverRequests;
+    let k = all.findIndex((r, i) => !this.used.has(i) && r.method === method && r.params === params);
+    if (k === -1) k = all.findIndex((r, i) => !this.used.has(i) && r.method === method);
     if (k === -1) {
       const error = { code: -32601, message: `tapedeck: the tape has no ${method} request from the server to answer` };
       return { text: JSON.stringify({ jsonrpc: '2.0', id: JSON.parse(msg.id) as unknown, error }) };

@@ -2,12 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { classifyRpc } from '../../core/framing/boundary.js';
 import { type Endpoint, listenTcp, listenUnix } from '../../plumbing/net/endpoint.js';
+import { type Pace, writePaced } from './pace.js';
 import { BodyTooLarge, DEFAULT_BODY_LIMIT, bearerToken, readBody, refuseBody, sseEvent } from '../../plumbing/net/http-wire.js';
 import { isBatchPath, methodPathRequest, type WireNote } from '../../tape/protocol/wire.js';
 import { splitMessages } from '../protocol/compare.js';
 import { type Match, TapeMatcher, unmatchedReply } from './match.js';
 
 export interface HttpServeOptions {
+  /** How an SSE response's events go out (default recorded: one at a time). */
+  pace?: Pace;
   listen: Endpoint;
   /** Every request must carry `Authorization: Bearer <token>` (seed 000's 401 otherwise). */
   authToken?: string;
@@ -48,8 +51,10 @@ export async function listenHttp(matcher: TapeMatcher, options: HttpServeOptions
     if (!hit.wire?.sse) return send(res, status, type, hit.bytes, extra);
     res.writeHead(status, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', ...extra });
     res.flushHeaders();
-    for (const m of splitMessages(hit.response)) res.write(sseEvent(m.replace(/\n$/, '')));
-    if (!keepOpen) res.end(); // a GET stream stays open until the client leaves, as a live one would
+    const events = splitMessages(hit.response).map((m) => sseEvent(m.replace(/\n$/, '')));
+    void writePaced(events, (part, done) => res.write(part, () => done()), options.pace ?? 'recorded').then(() => {
+      if (!keepOpen) res.end(); // a GET stream stays open until the client leaves, as a live one would
+    });
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {

@@ -6,6 +6,7 @@ import { readProtocolTape, type ProtocolTape } from '../../tape/protocol/tape.js
 import { Passthrough } from './passthrough.js';
 import { TapeMatcher, unmatchedReply } from './match.js';
 import { serveLogText } from './log.js';
+import { messagesOf, type Pace, writePaced } from './pace.js';
 
 export interface ServeOptions {
   normaliser?: Normaliser;
@@ -20,6 +21,8 @@ export interface ServeOptions {
   passthrough?: readonly string[];
   /** How long the passthrough server may take per response (default 10000). */
   timeoutMs?: number;
+  /** How a response of several messages goes out (default recorded: one at a time). */
+  pace?: Pace;
 }
 
 export interface UnmatchedRequest {
@@ -68,7 +71,7 @@ export async function serveTape(tapeOrPath: ProtocolTape | string, options: Serv
     if (hit) {
       served++;
       history.push(request);
-      output.write(hit.bytes);
+      await writePaced(messagesOf(hit.bytes), (part, done) => output.write(part, () => done()), options.pace ?? 'recorded');
       return;
     }
     if (passthrough) {

@@ -1,3 +1,4 @@
+import type { Pace } from './pace.js';
 import type { Server } from 'node:net';
 import { type Endpoint, describeEndpoint, parseHostPort, privateSocketPath } from '../../plumbing/net/endpoint.js';
 import { Normaliser } from '../../core/text/normalise.js';
@@ -14,6 +15,7 @@ export interface TransportServeOptions extends Pick<ServeOptions, 'normaliser' |
   listen?: string;
   authToken?: string;
   bodyLimit?: number;
+  pace?: Pace;
   onListening?: (address: string) => void;
   /** Resolves when serving should end (default: SIGINT, SIGTERM or SIGHUP). */
   stopSignal?: Promise<void>;
@@ -40,7 +42,7 @@ export async function serveTransport(tapeOrPath: ProtocolTape | string, options:
     const listen: Endpoint = options.listen?.startsWith('unix:') ? { kind: 'unix', path: options.listen.slice(5) } : parseHostPort(options.listen ?? '127.0.0.1:0');
     // Each listener (and node:http or node:net with it) loads only for its transport.
     const { listenHttp } = await import('./http.js');
-    ({ server, address } = await listenHttp(matcher, { listen, authToken: options.authToken, bodyLimit: options.bodyLimit, onUnmatched }));
+    ({ server, address } = await listenHttp(matcher, { listen, authToken: options.authToken, bodyLimit: options.bodyLimit, onUnmatched, pace: options.pace }));
   } else {
     if (!options.listen) ownSocket = privateSocketPath();
     address = { kind: 'unix', path: options.listen ?? ownSocket!.path };

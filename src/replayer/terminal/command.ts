@@ -1,4 +1,4 @@
-import { usageError } from '../../core/diagnostics/errors.js';
+import { TapedeckError } from '../../core/diagnostics/errors.js';
 import type { CastHeader } from '../../tape/asciicast/events.js';
 
 /**
@@ -14,10 +14,15 @@ export function commandForCast(path: string, header: CastHeader, override?: read
     try {
       return splitCommandLine(header.command);
     } catch (err) {
-      throw usageError(`${path}: cannot run the recorded command ${JSON.stringify(header.command)} without a shell (${(err as Error).message}); give the command after --, e.g. tapedeck replay ${path} -- CMD ARGS...`);
+      throw headerError(path, `cannot run the recorded command ${JSON.stringify(header.command)} without a shell (${(err as Error).message}); give the command after --, e.g. tapedeck replay ${path} -- CMD ARGS...`);
     }
   }
-  throw usageError(`${path}: the tape does not record its command; give it after --, e.g. tapedeck replay ${path} -- CMD ARGS...`);
+  throw headerError(path, `the tape does not record its command; give it after --, e.g. tapedeck replay ${path} -- CMD ARGS...`);
+}
+
+/** A problem with what the header (line 1) records: named file:1, as editors link it. */
+function headerError(path: string, message: string): TapedeckError {
+  return new TapedeckError('INVALID_INPUT', message, { location: { file: path, line: 1 } });
 }
 
 /** Characters that only a shell gives meaning to, outside quotes. */

@@ -7,7 +7,7 @@ import type { ScreenMask } from '../../render/golden-text.js';
 import { PngError } from '../../render/pixel/png.js';
 import { comparePngs, describeMismatch, validateCompareOptions, writeMismatchArtifacts, type PixelCompareOptions, type PixelComparison } from '../../render/pixel/diff.js';
 import { profileForCast, type RenderProfile } from '../../render/profiles.js';
-import { renderSnapshot, rendererEngine } from '../../render/browser/renderer.js';
+import { rasterEngine, renderSnapshot } from '../../render/raster/render.js';
 import type { CursorMode } from '../../render/browser/repaint.js';
 import type { ScreenSnapshot } from '../../session/screen/screen.js';
 import type { Drift } from '../../core/diagnostics/drift.js';
@@ -100,14 +100,14 @@ export class CheckpointScreenshots {
   }
 
   /**
-   * Starts the renderer (Chromium and its page) before the program does, so a
-   * missing Chromium is an exit-6 error naming the tape before anything ran.
+   * Loads the renderer (the rasteriser and the pinned fonts) before the program
+   * starts, so a missing one is an exit-6 error naming the tape before anything ran.
    */
   async prepare(): Promise<void> {
     const first = this.plan.steps.find((s) => this.paths.has(s.step));
     if (!first) return;
     try {
-      await rendererEngine();
+      rasterEngine();
     } catch (err) {
       throw this.rendererError(first, err);
     }
@@ -141,6 +141,13 @@ export class CheckpointScreenshots {
     }));
     this.results.push({ step: step.step, marker: step.marker!, line: step.at.line, golden, status: checked.status, artifacts: checked.artifacts });
     if (checked.pass) return undefined; // the store removed the images of an earlier mismatch
+    if (last?.otherRenderer) {
+      // Not drift: the program may draw the same screen; the golden's pixels come from another renderer.
+      throw new TapedeckError('INVALID_GOLDEN', `checkpoint ${step.description}: ${last.message} (replay --screenshots --update)`, {
+        location: { file: displayPath },
+        details: { golden, otherRenderer: last.otherRenderer },
+      });
+    }
     const shown = (p: string) => relative(process.cwd(), p) || p;
     const details =
       checked.status === 'missing'

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { writeFileAtomic } from '../../core/files/atomic-write.js';
 import { withFileLock } from '../../core/files/file-lock.js';
-import { usageError } from '../../core/diagnostics/errors.js';
+import { TapedeckError } from '../../core/diagnostics/errors.js';
 import { BYTES_EVENT } from '../../tape/asciicast/events.js';
 import { Utf8Chunker, type Utf8Piece } from '../../tape/asciicast/utf8.js';
 import type { TerminalEvent } from '../../session/events.js';
@@ -26,7 +26,9 @@ export interface StepRef {
  * keeps its live delay after the step before it, capped at the next step.
  */
 export function rewriteCastFromLive(plan: TerminalPlan, live: readonly TerminalEvent[], steps: ReadonlyMap<number, StepRef>, target = plan.path): void {
-  if (plan.header.version === 1) throw usageError(`${plan.path}: --update cannot rewrite an asciicast v1 tape (it has no inputs); record it again`);
+  if (plan.header.version === 1) {
+    throw new TapedeckError('INVALID_INPUT', '--update cannot rewrite an asciicast v1 tape (it has no inputs); record it again', { location: { file: plan.path, line: 1 } });
+  }
   const text = castFromLive(plan, live, steps, readComments(plan));
   withFileLock(plan.path, () => writeFileAtomic(target, text)); // one writer at a time per tape
 }

@@ -186,7 +186,15 @@ export class PtyProcess {
   }
 
   resize(rows: number, cols: number): void {
-    this.pty.resize(cols, rows);
+    if (this.closed) return;
+    try {
+      this.pty.resize(cols, rows);
+    } catch (err) {
+      // The child ended and node-pty closed the master before its exit was reported (a cast's resize
+      // step right after the program quit): "ioctl(2) failed, EBADF". Nobody is left to tell the size.
+      if (!/EBADF|EIO|ENOTTY/.test((err as Error).message)) throw err;
+      return;
+    }
     this.resizes.resized();
   }
 

@@ -3,6 +3,9 @@ import { lazyPackage } from '../../core/lazy-package.js';
 import { RepeatGuard } from './vt-guard.js';
 import { resolveColor, type CellColor } from './colors.js';
 import { useGlibcWidths } from './unicode-widths.js';
+import { MouseEncodingTracker, trackingFromXterm, type MouseModes } from '../input/mouse.js';
+import { answerQueries } from './queries.js';
+import { dropUnjoinedZeroWidth } from './zero-width.js';
 
 // Loaded with the first screen: importing the library for a protocol replay does not pay for xterm.
 const xtermHeadless = lazyPackage<typeof import('@xterm/headless')>('@xterm/headless');
@@ -37,6 +40,10 @@ export interface SnapshotCell {
   invisible: boolean;
   strikethrough: boolean;
   overline: boolean;
+  /** The underline's style when it is not a single line (SGR 4:2–4:5, 21); absent otherwise. */
+  underlineStyle?: 'double' | 'curly' | 'dotted' | 'dashed';
+  /** The underline's own colour (SGR 58); absent when it is the text's. */
+  underlineColor?: CellColor;
 }
 
 /** Seed 002 §14 snapshot fields. Rows and columns are 0-based. */
@@ -49,6 +56,8 @@ export interface ScreenSnapshot {
   scrollbackLines?: string[];
   /** One array per visible row, `cols` cells each. */
   cells?: SnapshotCell[][];
+  /** The cursor's shape (DECSCUSR) when it is not a block; with cells only. */
+  cursorStyle?: 'underline' | 'bar';
 }
 
 /** The terminal modes that change which bytes a key sends. */
@@ -68,6 +77,7 @@ export class Screen {
   private pending: Promise<void> = Promise.resolve();
   private inFlight = 0;
   private readonly guard = new RepeatGuard(() => ({ rows: this.xterm.rows, cols: this.xterm.cols }));
+  private readonly mouseEncoding: MouseEncodingTracker;
 
   constructor(options: ScreenOptions = {}) {
     this.xterm = new (xtermHeadless().Terminal)({
@@ -76,9 +86,13 @@ export class Screen {
       scrollback: options.scrollback ?? 1000,
       allowProposedApi: true,
       logLevel: 'off', // its parse warnings would print tape bytes to the user's terminal
+      windowOptions: { getWinSizeChars: true }, // CSI 18 t: the size in characters, as xterm answers
     });
     // Unicode 6 widths (xterm's default) put every emoji in one cell; programs count two.
     useGlibcWidths(this.xterm.unicode);
+    dropUnjoinedZeroWidth(this.xterm);
+    answerQueries(this.xterm);
+    this.mouseEncoding = new MouseEncodingTracker(this.xterm);
   }
 
   get rows(): number {
@@ -121,6 +135,11 @@ export class Screen {
     };
   }
 
+  /** The mouse reporting the program enabled (DECSET 9/1000/1002/1003) and how positions are encoded (1005/1006/1015). */
+  get mouseModes(): MouseModes {
+    return { tracking: trackingFromXterm(this.xterm.modes.mouseTrackingMode), encoding: this.mouseEncoding.encoding };
+  }
+
   get cursor(): { row: number; col: number; visible: boolean } {
     const b = this.xterm.buffer.active;
     return { row: b.cursorY, col: b.cursorX, visible: !isCursorHidden(this.xterm) };
@@ -130,17 +149,21 @@ export class Screen {
     return this.xterm.buffer.active.type === 'alternate';
   }
 
+  // Lines are read up to the right edge only: after a width shrink xterm keeps each line's old cells
+  // past it (the alternate screen does not reflow), which no terminal shows (tmux cuts the line).
   visibleLines(): string[] {
     const b = this.xterm.buffer.active;
+    const cols = this.xterm.cols;
     const lines: string[] = [];
-    for (let y = 0; y < this.xterm.rows; y++) lines.push(b.getLine(b.baseY + y)?.translateToString(true) ?? '');
+    for (let y = 0; y < this.xterm.rows; y++) lines.push(b.getLine(b.baseY + y)?.translateToString(true, 0, cols) ?? '');
     return lines;
   }
 
   scrollbackLines(): string[] {
     const b = this.xterm.buffer.active;
+    const cols = this.xterm.cols;
     const lines: string[] = [];
-    for (let y = 0; y < b.baseY; y++) lines.push(b.getLine(y)?.translateToString(true) ?? '');
+    for (let y = 0; y < b.baseY; y++) lines.push(b.getLine(y)?.translateToString(true, 0, cols) ?? '');
     return lines;
   }
 
@@ -164,7 +187,11 @@ export class Screen {
       visibleLines: this.visibleLines(),
     };
     if (options.includeScrollback) snap.scrollbackLines = this.scrollbackLines();
-    if (options.includeCells) snap.cells = this.cells();
+    if (options.includeCells) {
+      snap.cells = this.cells();
+      const style = cursorStyleOf(this.xterm);
+      if (style) snap.cursorStyle = style;
+    }
     return snap;
   }
 
@@ -200,7 +227,7 @@ function colorKind(isDefault: boolean, isPalette: boolean): 'default' | 'palette
 }
 
 function describeCell(cell: IBufferCell): SnapshotCell {
-  return {
+  const described: SnapshotCell = {
     char: cell.getChars(),
     width: cell.getWidth(),
     fg: resolveColor(colorKind(cell.isFgDefault(), cell.isFgPalette()), cell.getFgColor()),
@@ -215,6 +242,32 @@ function describeCell(cell: IBufferCell): SnapshotCell {
     strikethrough: cell.isStrikethrough() !== 0,
     overline: cell.isOverline() !== 0,
   };
+  if (described.underline) underlineExtras(cell, described);
+  return described;
+}
+
+/**
+ * Underline style and colour are not in xterm.js's public cell API: they are
+ * in the cell's extended attributes (bits 26-28 the style, 0-25 the colour and
+ * its mode), valid when the background word's HAS_EXTENDED bit is set.
+ */
+function underlineExtras(cell: IBufferCell, out: SnapshotCell): void {
+  const raw = cell as unknown as { bg?: number; extended?: { _ext?: number } };
+  if (typeof raw.bg !== 'number' || !(raw.bg & 0x10000000) || typeof raw.extended?._ext !== 'number') return;
+  const ext = raw.extended._ext;
+  const style = (ext >>> 26) & 7;
+  const styles = [undefined, undefined, 'double', 'curly', 'dotted', 'dashed'] as const;
+  if (styles[style]) out.underlineStyle = styles[style];
+  const mode = ext & 0x3000000;
+  if (mode === 0x1000000 || mode === 0x2000000) out.underlineColor = resolveColor('palette', ext & 0xff);
+  else if (mode === 0x3000000) out.underlineColor = resolveColor('rgb', ext & 0xffffff);
+}
+
+/** DECSCUSR's shape, kept by xterm.js in its core's private modes. */
+function cursorStyleOf(term: XTerm): 'underline' | 'bar' | undefined {
+  const core = (term as unknown as { _core?: { coreService?: { decPrivateModes?: { cursorStyle?: string } } } })._core;
+  const style = core?.coreService?.decPrivateModes?.cursorStyle;
+  return style === 'underline' || style === 'bar' ? style : undefined;
 }
 
 function blankCell(): SnapshotCell {

@@ -5,6 +5,7 @@ import { warn } from '../../core/diagnostics/warn.js';
 import { isRegularFile, spoolToFile } from '../../core/files/temp-files.js';
 import { limit, limitError } from '../../core/config/limits.js';
 import { BYTES_EVENT, parseResize, type CastEvent, type CastHeader, type CastTheme, type CastVersion } from './events.js';
+import { refuseSpecialFile } from '../../core/files/special-file.js';
 
 export interface OpenedCast {
   path: string;
@@ -127,6 +128,7 @@ async function firstLine(source: string, path: string): Promise<string> {
  */
 export async function openCast(path: string): Promise<OpenedCast> {
   // A pipe (`<(cmd)`, /dev/stdin) cannot be read at an offset or twice: read it into a file once.
+  refuseSpecialFile(path); // a named pipe in the project would block forever; - and /dev/stdin are spooled
   const source = isRegularFile(path) ? path : await spoolToFile(path, 'cast');
   const first = await firstLine(source, path);
   if (first.trim() === '') throw malformed(path, 1, 'empty file: expected an asciicast header');

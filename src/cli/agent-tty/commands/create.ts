@@ -6,7 +6,7 @@ import type { AgentContext } from '../config.js';
 import { AgentError } from '../../../agent-tty/errors.js';
 import { newId } from '../../../agent-tty/ids.js';
 import { writeManifest, type SessionRecord } from '../../../agent-tty/manifest.js';
-import { privateDir, sessionPaths, sessionsDir, socketPathFor } from '../../../agent-tty/paths.js';
+import { privateDir, sessionPaths, sessionsDir, socketPathFor, socketDir } from '../../../agent-tty/paths.js';
 import { startHost } from '../../../agent-tty/client/spawn-host.js';
 import { displayCommand } from '../../../tape/asciicast/write.js';
 
@@ -46,6 +46,8 @@ Without a command, the shell (--shell, else $SHELL, else /bin/sh) runs. Default 
     const cwd = resolve(ctx.io.cwd, str(args, 'cwd') ?? '.');
     if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new AgentError('INVALID_INPUT', `--cwd ${JSON.stringify(cwd)} is not a directory`, { cwd });
     const sessionId = newId('sess');
+    const socketPath = socketPathFor(ctx.home, sessionId);
+    socketDir(socketPath); // refused before anything starts when the shared fallback is not ours alone
     privateDir(sessionsDir(ctx.home));
     privateDir(sessionPaths(ctx.home, sessionId).dir);
     const now = new Date().toISOString();
@@ -66,7 +68,7 @@ Without a command, the shell (--shell, else $SHELL, else /bin/sh) runs. Default 
       env,
       shell,
       idleTimeoutMs,
-      socketPath: socketPathFor(ctx.home, sessionId),
+      socketPath,
       hostPid: null,
       childPid: null,
       exitCode: null,

@@ -10,6 +10,7 @@ import { checkSessionId, fallbackSocketDir, sessionPaths } from '../../../agent-
 import { childStillOurs, hostAlive, processAlive, reconcile } from '../../../agent-tty/client/reconcile.js';
 import { callHost } from '../../../agent-tty/client/session-access.js';
 import { killGroup } from '../../../plumbing/process/group.js';
+import { problemWithSharedDir } from '../../../core/files/shared-dir.js';
 
 export const destroy: CommandDef = {
   name: 'destroy',
@@ -113,6 +114,7 @@ export const gc: CommandDef = {
 /** Sockets in the shared fallback directory that nobody listens on any more (a host killed with -9). */
 async function removeDeadSockets(): Promise<number> {
   const dir = fallbackSocketDir();
+  if (problemWithSharedDir(dir, { create: false })) return 0; // not ours alone (or absent): touch nothing in it
   let names: string[];
   try {
     names = readdirSync(dir).filter((n) => n.endsWith('.sock'));

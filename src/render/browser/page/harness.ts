@@ -22,6 +22,8 @@ export interface PagePayload {
   fontSize: number;
   lineHeight: number;
   padding: number;
+  /** The cursor's shape (DECSCUSR), drawn the same unfocused. */
+  cursorStyle?: 'block' | 'underline' | 'bar';
 }
 
 export interface PageResult {
@@ -157,6 +159,8 @@ window.tapedeckRender = async (p) => {
   // Waiting for that frame is most of a warm render's time, so the pending
   // render is run at once instead (renderNow); the capture that follows draws
   // a new frame of the DOM as it is then.
+  // Unfocused, xterm draws the inactive style: the same shape as the program's cursor.
+  term.options.cursorInactiveStyle = p.cursorStyle || 'block';
   await new Promise((resolve) => {
     term.write('\x1b[?1047h\x1b[?1047l' + p.data, () => {
       const sub = term.onRender((e) => {

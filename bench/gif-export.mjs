@@ -1,0 +1,58 @@
+// GIF export speed: a ~30-second interactive vim session, recorded here by
+// typing into vim key by key with human pauses, exported with
+// `tapedeck export --format gif` (the bin, process start included).
+// Target: at most 5% of the session's recorded duration.
+// RECORD_SECONDS (default 30) sets the length of the session, RUNS the runs (median).
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readCast, recordScript } from '../dist/index.js';
+import { median, row } from './lib.mjs';
+
+const RECORD_SECONDS = Number(process.env.RECORD_SECONDS ?? 30);
+const RUNS = Number(process.env.RUNS ?? 5);
+const BIN = join(import.meta.dirname, '../dist/bundle/tapedeck.js');
+const dir = mkdtempSync(join(tmpdir(), 'tapedeck-bench-gif-'));
+const cast = join(dir, 'vim-session.cast');
+const gif = join(dir, 'session.gif');
+writeFileSync(join(dir, 'notes.txt'), Array.from({ length: 40 }, (_, i) => `note ${i + 1}: something to edit`).join('\n') + '\n');
+
+// Move around, insert text key by key, search, delete, undo, set an option, quit without saving.
+const keys = [
+  ...'jjjjj', 'ctrl+d', ...'kkk', 'G', 'g', 'g', 'o', ...'A line typed by a person, one key at a time.', 'Escape',
+  '/', ...'note 20', 'Enter', ...'dd', 'u', ...'wcw', ...'changed', 'Escape', ...'$', 'x', 'x', 'u',
+  ':', ...'set number', 'Enter', ...'10G', ':', 'q', '!', 'Enter',
+];
+const thinking = new Set([12, 50, 60, 75]);
+const weights = keys.map((_, i) => (thinking.has(i) ? 8 : 1 + ((i * 7) % 5) / 4));
+const settleMs = 50;
+const budgetMs = RECORD_SECONDS * 1000 - keys.length * (settleMs + 5) - 600;
+const unit = Math.max(0, budgetMs) / weights.reduce((a, b) => a + b, 0);
+const steps = [{ waitFor: 'notes.txt' }];
+keys.forEach((key, i) => {
+  steps.push({ pause: Math.round(weights[i] * unit) });
+  steps.push(key.length > 1 ? { press: key } : { type: key });
+});
+
+console.log(`recording a ${RECORD_SECONDS}-second vim session (${keys.length} keys)...`);
+await recordScript({ out: cast, command: 'vim', args: ['-u', 'NONE', '-i', 'NONE', '-n', '-c', 'syntax on', 'notes.txt'], env: { TERM: 'xterm-256color' }, cwd: dir, rows: 24, cols: 80, steps, settleMs });
+const { events } = await readCast(cast);
+const recordedMs = events.at(-1).time * 1000;
+
+const times = [];
+let result;
+for (let i = 0; i < RUNS; i++) {
+  const t0 = performance.now();
+  // The idle limit is set above every pause so the GIF keeps the session's own timing.
+  result = JSON.parse(execFileSync(process.execPath, [BIN, 'export', cast, '--format', 'gif', '--idle-time-limit', '60', '--out', gif, '--json'], { encoding: 'utf8' })).result;
+  times.push(performance.now() - t0);
+}
+const bytes = statSync(gif).size;
+rmSync(dir, { recursive: true, force: true });
+const ms = median(times);
+const ratio = ms / recordedMs;
+console.log(`vim session: ${events.filter((e) => e.code === 'o').length} outputs, recorded ${(recordedMs / 1000).toFixed(1)} s; GIF ${result.frames} frames, ${result.width}x${result.height}, ${(bytes / 1024).toFixed(0)} KB, ${result.seconds.toFixed(1)} s`);
+console.log(`export, median of ${RUNS} (process start included): ${ms.toFixed(0)} ms = ${(ratio * 100).toFixed(2)}% of the recording (target <= 5%) ${ratio <= 0.05 ? 'OK' : 'SLOW'}`);
+process.exitCode = ratio <= 0.05 ? 0 : 1;
+row({ path: 'GIF export of a ~30 s vim session (process start included)', tapedeck: ms, baseline: recordedMs, unit: 'ms', target: 0.05, note: 'the recorded duration' });

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # One idempotent set-up step shared by the quick start, the tests and CI:
 # system packages the tests drive (no compiler: node-pty comes prebuilt), npm
-# dependencies, and the TypeScript build.
+# dependencies, and the TypeScript build. Screenshots need none of them (the
+# raster renderer and its fonts come from npm); chromium is for the HTML
+# report/player and the tests' reference renderer, ffmpeg for webm export.
 # Fast when everything is already in place.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -18,6 +18,7 @@ function lazy<M, K extends keyof M>(load: () => Promise<M>, name: K): M[K] {
 export { TapedeckError } from './core/diagnostics/errors.js';
 export { ExitCode, type ExitCodeValue } from './core/diagnostics/exit-codes.js';
 export { loadConfig, type TapedeckConfig } from './core/config/config.js';
+export type { TapedeckUserConfig, MatcherDefaults } from './core/config/define.js';
 export type { Drift } from './core/diagnostics/drift.js';
 export type { DiagnosticEnvelope } from './core/diagnostics/envelope.js';
 export type { UpdateMode } from './core/config/ci.js';

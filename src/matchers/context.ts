@@ -125,6 +125,25 @@ export function goldenRoot(testPath?: string): string {
   return root;
 }
 
+/** Per project: tapedeck.config's `matchers` defaults (a broken config is reported by the CLI; matchers then use none). */
+const defaultsByProject = new Map<string, Record<string, Record<string, unknown>>>();
+export function matcherDefaults<T extends object>(testPath: string | undefined, matcher: string): Partial<T> {
+  const project = projectRoot(testPath);
+  let all = defaultsByProject.get(project);
+  if (!all) {
+    try {
+      all = loadConfig(undefined, project).matchers;
+    } catch {
+      all = {};
+    }
+    defaultsByProject.set(project, all);
+  }
+  const given = { ...(all[matcher] ?? {}) } as Record<string, unknown>;
+  // JSON gives regexes as strings; a rectangle stays an object.
+  if (Array.isArray(given.mask)) given.mask = given.mask.map((m: unknown) => (typeof m === 'string' ? new RegExp(m) : m));
+  return given as Partial<T>;
+}
+
 /** The folder of one test file's goldens. */
 export function goldenFolderOf(testPath: string): string {
   return goldenFolder(goldenRoot(testPath), projectRoot(testPath), testPath);

@@ -53,11 +53,11 @@ beforeAll(() => {
 // eslint-disable-next-line no-empty-pattern
 afterAll(({}, suite) => {
   reportObsoleteGoldens(suite);
-  notePending();
+  const pending = notePending();
   const tally = takeTally();
   // The reporter sums these into one closing line per run; without it, each file says its own.
   const meta = (suite as unknown as { meta?: Record<string, unknown> }).meta;
-  if (meta) meta.tapedeck = tally;
+  if (meta) meta.tapedeck = { ...tally, pending };
   const quiet = tally.written + tally.updated + tally.obsolete + tally.removed + tally.candidates === 0;
   let reporter = false;
   try {
@@ -70,13 +70,14 @@ afterAll(({}, suite) => {
 });
 
 /** Where this file's candidates are, for `tapedeck review` from any folder (see core/golden/roots.ts). */
-function notePending(): void {
+function notePending(): string[] {
   const candidates = candidatePaths();
-  if (candidates.length === 0) return;
+  if (candidates.length === 0) return [];
   const testPath = (expect.getState() as MatcherStateLike).testPath;
   const root = goldenRoot(testPath);
   const roots = new Set(candidates.map((c) => (c.startsWith(root) ? root : dirname(c))));
   notePendingRoots([...roots], [process.cwd(), projectRoot(testPath)]);
+  return candidates;
 }
 
 /** Only a terminal (or `any`) has the screen matchers; a wrong subject is a compile error. */

@@ -13,7 +13,7 @@ import { TapedeckError } from '../core/diagnostics/errors.js';
 import { isTerminalTape } from '../tape/kind.js';
 import { replayCastCleanly } from './terminal-replay.js';
 import { formatDrifts, replayVerdict } from './format.js';
-import { displayPath as shown, goldenOwner, nextGoldenPath, projectRoot, updatePolicyFor, usedGoldens, type MatcherStateLike } from './context.js';
+import { displayPath as shown, goldenOwner, matcherDefaults, nextGoldenPath, projectRoot, updatePolicyFor, usedGoldens, type MatcherStateLike } from './context.js';
 import { recordGolden } from './summary.js';
 
 interface State extends MatcherStateLike {
@@ -90,7 +90,8 @@ export async function toReplayCleanly(this: State, received: unknown, command?: 
  * protocol-tape golden (goldens/<test file>/<test>.ndjson, seed 000 format),
  * written when missing by the usual update rules.
  */
-export async function toMatchExchange(this: State, received: unknown, requests: string | string[], options: ProtocolMatcherOptions = {}) {
+export async function toMatchExchange(this: State, received: unknown, requests: string | string[], given: ProtocolMatcherOptions = {}) {
+  const options: ProtocolMatcherOptions = { ...matcherDefaults<ProtocolMatcherOptions>(this.testPath, 'toMatchExchange'), ...given };
   assertCommand(received, 'toMatchExchange');
   if (this.isNot) throw new Error('toMatchExchange cannot be negated');
   const list = (Array.isArray(requests) ? requests : [requests]).map((r) => r.trim()).filter((r) => r !== '');

@@ -1,3 +1,5 @@
+import { relative } from 'node:path';
+import { appendStepSummary, summaryMarkdown } from '../report/step-summary.js';
 import { sumTallies, summaryLine, type GoldenTally } from './summary.js';
 
 /** Provided to the tests when the reporter runs, so workers leave the closing line to it. */
@@ -57,5 +59,13 @@ export default class TapedeckReporter {
     if (tallies.length === 0) return;
     // stderr: stdout may carry a machine-read report (--reporter=json | jq).
     process.stderr.write(`\n ${summaryLine(sumTallies(tallies))}\n`);
+    if (process.env.GITHUB_STEP_SUMMARY) {
+      // Under GitHub Actions: a drift table of the goldens left for review, beside vitest's own annotations.
+      const pending = tallies.flatMap((t) => (t as GoldenTally & { pending?: string[] }).pending ?? []);
+      const rows = pending.map((c) => ({ subject: relative(process.cwd(), c.slice(0, -'.new'.length)), change: 'differs from its golden: candidate left as .new' }));
+      const t = sumTallies(tallies);
+      const clean = `${t.written} written, ${t.updated} updated, ${t.obsolete + t.removed} obsolete; no candidate left for review (on CI none is written: the failed tests name their goldens)`;
+      appendStepSummary(summaryMarkdown('tapedeck goldens (vitest)', rows, clean, process.env.TAPEDECK_REPORT));
+    }
   }
 }

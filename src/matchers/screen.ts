@@ -1,6 +1,7 @@
 import { formatScreenGolden, type ScreenMask } from '../render/golden-text.js';
 import { escapeControl } from './format.js';
 import { matchGolden } from './golden-match.js';
+import { matcherDefaults } from './context.js';
 import { assertTerminal, type MatchResult, type State } from './terminal.js';
 
 export interface ScreenGoldenMatcherOptions {
@@ -19,8 +20,9 @@ export interface ScreenGoldenMatcherOptions {
 }
 
 /** expect(term).toMatchScreen(): retries until the screen equals goldens/<test file>/<test name>.txt. */
-export async function toMatchScreen(this: State, received: unknown, options: ScreenGoldenMatcherOptions = {}): Promise<MatchResult> {
+export async function toMatchScreen(this: State, received: unknown, given: ScreenGoldenMatcherOptions = {}): Promise<MatchResult> {
   assertTerminal(received, 'toMatchScreen');
+  const options: ScreenGoldenMatcherOptions = { ...matcherDefaults<ScreenGoldenMatcherOptions>(this.testPath, 'toMatchScreen'), ...given };
   if (this.isNot) throw new Error('toMatchScreen cannot be negated: compare with a golden, or use .not.toContainText');
   const term = received;
   const result = await matchGolden({

@@ -5,6 +5,7 @@ import type { CursorMode } from '../render/browser/repaint.js';
 import type { RenderProfile } from '../render/profiles.js';
 import { comparePngs, describeMismatch, writeMismatchArtifacts, type PixelCompareOptions, type PixelComparison } from '../render/pixel/diff.js';
 import { matchGolden } from './golden-match.js';
+import { matcherDefaults } from './context.js';
 import { assertTerminal, type MatchResult, type State } from './terminal.js';
 
 export interface ScreenshotMatcherOptions extends PixelCompareOptions {
@@ -31,8 +32,9 @@ export interface ScreenshotMatcherOptions extends PixelCompareOptions {
  * `<golden>.actual.png` and `<golden>.diff.png` land beside it; they go when
  * the golden passes or is rewritten.
  */
-export async function toMatchScreenshot(this: State, received: unknown, options: ScreenshotMatcherOptions = {}): Promise<MatchResult> {
+export async function toMatchScreenshot(this: State, received: unknown, given: ScreenshotMatcherOptions = {}): Promise<MatchResult> {
   assertTerminal(received, 'toMatchScreenshot');
+  const options: ScreenshotMatcherOptions = { ...matcherDefaults<ScreenshotMatcherOptions>(this.testPath, 'toMatchScreenshot'), ...given };
   if (this.isNot) throw new Error('toMatchScreenshot cannot be negated: compare with a golden instead');
   const term: Terminal = received;
   const last = new Map<Buffer, PixelComparison>();

@@ -1,5 +1,5 @@
 import type { Terminal } from '../session/terminal.js';
-import type { MatcherStateLike } from './context.js';
+import { matcherDefaults, type MatcherStateLike } from './context.js';
 import { describePattern, frameScreen } from './format.js';
 import { assertionTimeout, retryUntil } from './retry.js';
 import { exitHeadline, exitNote } from './exited.js';
@@ -59,7 +59,7 @@ async function textAssertion(
   assertTerminal(received, name);
   const term = received;
   const whole = name === 'toHaveText';
-  const timeoutMs = assertionTimeout(options.timeoutMs, state.task);
+  const timeoutMs = assertionTimeout(options.timeoutMs ?? matcherDefaults<TextAssertionOptions>(state.testPath, name).timeoutMs, state.task);
   const outcome = await retryUntil(
     async () => {
       const text = await screenText(term, options.line);
@@ -97,7 +97,7 @@ export async function toHaveCursorAt(this: State, received: unknown, row: number
       const snap = await term.snapshot();
       return { pass: snap.cursor.row === row && snap.cursor.col === col, value: snap };
     },
-    { isNot: this.isNot, timeoutMs: assertionTimeout(options.timeoutMs, this.task), settled: () => !term.running },
+    { isNot: this.isNot, timeoutMs: assertionTimeout(options.timeoutMs ?? matcherDefaults<{ timeoutMs?: number }>(this.testPath, 'toHaveCursorAt').timeoutMs, this.task), settled: () => !term.running },
   );
   const at = `${outcome.value.cursor.row},${outcome.value.cursor.col}`;
   const exited = await noteIfFailing(term, outcome.pass, this.isNot === true);
@@ -116,7 +116,7 @@ export async function toHaveExited(this: State, received: unknown, code?: number
       const exited = !term.running;
       return { pass: exited && (code === undefined || term.exitCode === code), value: exited };
     },
-    { isNot: this.isNot, timeoutMs: assertionTimeout(options.timeoutMs, this.task), settled: () => !term.running },
+    { isNot: this.isNot, timeoutMs: assertionTimeout(options.timeoutMs ?? matcherDefaults<{ timeoutMs?: number }>(this.testPath, 'toHaveExited').timeoutMs, this.task), settled: () => !term.running },
   );
   const state = outcome.value ? `it exited with code ${term.exitCode}${term.exitSignal ? ` (signal ${term.exitSignal})` : ''}` : 'it is still running';
   return {

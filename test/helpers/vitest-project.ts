@@ -75,7 +75,7 @@ export function vitestProject(files: Record<string, string> = {}, name = 'projec
       const res = await run(['node', join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--maxWorkers=4', '--reporter=default', '--reporter=json', `--outputFile.json=${reportFile}`, ...args], {
         cwd: options.cwd ?? dir,
         env: { CI: '', GITHUB_ACTIONS: '', TAPEDECK_UPDATE: '', FORCE_COLOR: '0', NO_COLOR: '1', ...options.env },
-        timeoutMs: options.timeoutMs ?? 120_000,
+        timeoutMs: options.timeoutMs ?? 240_000,
       });
       let report: VitestRun['report'];
       try {

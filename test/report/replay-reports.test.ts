@@ -29,7 +29,7 @@ describe('replay reports for CI and reviewers', () => {
     expect(xml).toContain('agent-server: panic while handling explain');
     const bad = await tapedeckInProcess(['replay', 'goldens/agent.ndjson', '--reporter', 'tap', '--out', 'x', ...server], { cwd: dir });
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('--reporter supports junit');
+    expect(bad.stderr).toContain('--reporter takes junit, github or json');
   });
 
   test('with GITHUB_ACTIONS=true each drift is a workflow annotation at its tape line', async () => {

@@ -69,7 +69,7 @@ describe('goldens under every concurrent mode', () => {
   });
   afterAll(() => p.remove());
 
-  test(`written, compared and rewritten under their own test's name, ${RUNS} rounds`, { timeout: 150_000 * RUNS }, async () => {
+  test(`written, compared and rewritten under their own test's name, ${RUNS} rounds`, { timeout: 300_000 + 240_000 * RUNS }, async () => {
     const first = await p.vitest([]);
     expectPassed(first);
     expectGoldens(p);
@@ -107,7 +107,7 @@ test('kept', async () => {
   });
   afterAll(() => p.remove());
 
-  test('fails loudly, writes nothing and removes nothing, also under -u', async () => {
+  test('fails loudly, writes nothing and removes nothing, also under -u', { timeout: 240_000 }, async () => {
     for (const args of [[], ['-u']]) {
       const r = await p.vitest(args);
       expect(r.report?.success).toBe(false);

@@ -255,16 +255,20 @@ describe('tapedeck in someone else\'s project', () => {
     expect(readdirSync(join(lib, 'goldens/test/lib.test.ts')).filter((f) => f.startsWith('screenshot')).sort()).toEqual(['screenshot-golden.png']);
   });
 
-  test('each run ends with one line saying what happened to goldens', () => {
+  test('each run ends with one line on stderr saying what happened to goldens', () => {
     // Written: 4 names, 2 ui, the mid-draw screen, 2 banner screens, the local-only test, the screenshot,
     // "Same Name", the exchange. Candidates: the changed screen and the drifting tape. Obsolete: ui's old-name.txt.
-    const line = (run: typeof first) => run.res.stdout.match(/tapedeck goldens:.*/)?.[0];
+    // On stderr: stdout may be a machine-read report.
+    const line = (run: typeof first) => run.res.stderr.match(/tapedeck goldens:.*/)?.[0];
     expect(line(first)).toContain('tapedeck goldens: 13 written, 0 updated, 1 obsolete, 2 candidates left (.new)');
     expect(line(second)).toContain('tapedeck goldens: 0 written, 0 updated, 1 obsolete, 0 candidates left (.new)');
     // -u: the changed screen and the drifting tape are updated, old-name.txt removed.
-    expect(line(third), third.res.stdout.slice(-3000)).toContain('tapedeck goldens: 0 written, 2 updated, 1 obsolete (1 removed), 0 candidates left (.new)');
+    expect(line(third), third.res.stderr.slice(-3000)).toContain('tapedeck goldens: 0 written, 2 updated, 1 obsolete (1 removed), 0 candidates left (.new)');
     // With the reporter registered the workers leave the line to it: one line per run, not one per file.
-    for (const run of [first, second, third]) expect(run.res.stdout.match(/tapedeck goldens:/g)).toHaveLength(1);
+    for (const run of [first, second, third]) {
+      expect(run.res.stderr.match(/tapedeck goldens:/g)).toHaveLength(1);
+      expect(run.res.stdout).not.toContain('tapedeck goldens:');
+    }
   });
 
   test('a missing golden is written in a reviewable format', () => {

@@ -25,8 +25,10 @@ import { projectTrust } from '../../replayer/tape-trust.js';
 
 /** A parsed replay (also what `tapedeck report` runs). */
 export async function replay({ values, positionals, command, io }: CommandContext<typeof replayOptions>): Promise<number> {
-  if (values.reporter !== undefined && values.reporter !== 'junit') throw usageError(`replay: --reporter supports junit, got ${JSON.stringify(values.reporter)}`);
-  if ((values.reporter === undefined) !== (values.out === undefined)) throw usageError('replay: --reporter junit and --out FILE go together');
+  const reporter = values.reporter === 'github-actions' ? 'github' : values.reporter;
+  if (reporter !== undefined && reporter !== 'junit' && reporter !== 'github' && reporter !== 'json') throw usageError(`replay: --reporter takes junit, github or json, got ${JSON.stringify(values.reporter)}`);
+  if (values.out !== undefined && reporter === undefined) throw usageError('replay: --out FILE says where --reporter writes; add --reporter junit|github|json');
+  if (reporter !== undefined && values.out === undefined && values.json) throw usageError('replay: --json and --reporter both write to stdout; give the reporter --out FILE');
   if (positionals.length === 0) throw usageError('replay: give at least one tape (paths or globs)');
   const screenshots = screenshotOptions(values, io.env);
   // An unknown profile is exit 2 before anything runs; the profiles load only for screenshots.
@@ -97,12 +99,24 @@ export async function replay({ values, positionals, command, io }: CommandContex
   if (values.json) await writeJson(result, values['json-summary'], io, values['include-source']);
   if (screenshots) io.stderr.write(screenshotLines(result, io.cwd));
   io.stderr.write(formatReplayText(result, { color }));
-  // The CI formats load only for CI: GitHub annotations, JUnit XML.
-  const ci = io.env.GITHUB_ACTIONS === 'true' || values.out ? await import('../../report/ci-reports.js') : undefined;
-  if (io.env.GITHUB_ACTIONS === 'true') (values.json ? io.stderr : io.stdout).write(ci!.githubAnnotations(result.tapes.map(summariseTape)));
-  if (values.out) {
-    writeFileAtomic(values.out, ci!.junitXml(result.tapes.map(summariseTape), result.durationMs));
-    io.stderr.write(`tapedeck: wrote JUnit XML to ${values.out}\n`);
+  // The CI formats load only for CI: GitHub annotations, JUnit XML, the job summary.
+  const onActions = io.env.GITHUB_ACTIONS === 'true';
+  const ci = onActions || reporter ? await import('../../report/ci-reports.js') : undefined;
+  const stdoutTaken = values.json || (reporter !== undefined && values.out === undefined);
+  if (onActions && reporter !== 'github') (stdoutTaken ? io.stderr : io.stdout).write(ci!.githubAnnotations(result.tapes.map(summariseTape)));
+  if (reporter) {
+    const tapes = result.tapes.map(summariseTape);
+    const text = reporter === 'junit' ? ci!.junitXml(tapes, result.durationMs) : reporter === 'github' ? ci!.githubAnnotations(tapes) : `${JSON.stringify({ ...runSummary(result), tapes }, null, 2)}\n`;
+    if (values.out) {
+      writeFileAtomic(values.out, text);
+      io.stderr.write(`tapedeck: wrote the ${reporter} report to ${values.out}\n`);
+    } else io.stdout.write(text);
+  }
+  if (io.env.GITHUB_STEP_SUMMARY) {
+    const { appendStepSummary, summaryMarkdown, tapeRows } = await import('../../report/step-summary.js');
+    const rows = tapeRows(result.tapes.map(summariseTape), io.cwd);
+    const clean = `${result.tapes.length} tape(s) replayed cleanly.`;
+    appendStepSummary(summaryMarkdown('tapedeck replay', rows, clean, values.report ? relative(io.cwd, values.report) : undefined), io.env);
   }
   if (values.report) {
     const { reportFromRun } = await import('../../report/from-run.js');

@@ -10,6 +10,8 @@ import { TapedeckError } from '../diagnostics/errors.js';
 import { compileRegex, parseFilter, validateJsonPath, type ScopedRules, type TextFilter } from '../text/normalise.js';
 import { parseBoundary, type Boundary } from '../framing/boundary.js';
 import { parseMaskRect, type MaskRect } from '../text/mask.js';
+import { readScriptConfig, SCRIPT_CONFIG_FILES } from './script.js';
+import { MATCHER_NAMES } from './define.js';
 
 /**
  * tapedeck.config.json: the normalisers and defaults a project declares once
@@ -30,6 +32,8 @@ export interface TapedeckConfig {
   ignoreKeyOrder?: boolean;
   /** The most bytes one response may have before it is drift (default 64 MiB). */
   maxResponseBytes?: number;
+  /** Defaults per matcher (tapedeck.config.ts's `matchers`), as given: the matchers read them. */
+  matchers: Record<string, Record<string, unknown>>;
 }
 
 export const CONFIG_FILE = 'tapedeck.config.json';
@@ -37,16 +41,20 @@ export const CONFIG_FILE = 'tapedeck.config.json';
 const MAX_TIMEOUT_MS = 2_147_483_647;
 
 export function loadConfig(explicitPath?: string, cwd = process.cwd()): TapedeckConfig {
-  const path = explicitPath ? resolve(cwd, explicitPath) : resolve(cwd, CONFIG_FILE);
-  if (!explicitPath && !existsSync(path)) return { ignore: [], filters: [], masks: [], scoped: [] };
+  const found = explicitPath ? [resolve(cwd, explicitPath)] : [...SCRIPT_CONFIG_FILES, CONFIG_FILE].map((f) => resolve(cwd, f)).filter((f) => existsSync(f));
+  if (found.length === 0) return { ignore: [], filters: [], masks: [], scoped: [], matchers: {} };
+  if (found.length > 1) throw new TapedeckError('CONFIG', `two config files: ${found.map((f) => f.slice(cwd.length + 1)).join(' and ')}; keep one`, { location: { file: found[1] } });
+  const path = found[0];
+  const script = !path.endsWith('.json');
   let text: string;
   refuseSpecialFile(path);
   try {
-    text = readFileSync(path, 'utf8');
+    text = script ? readScriptConfig(path) : readFileSync(path, 'utf8');
   } catch (err) {
+    if (err instanceof TapedeckError) throw err;
     throw new TapedeckError('CONFIG', `cannot read the config file: ${(err as Error).message}`, { location: { file: path } });
   }
-  const shown = explicitPath ?? CONFIG_FILE;
+  const shown = explicitPath ?? path.slice(resolve(cwd).length + 1);
   const lineOf = (offset: number) => text.slice(0, offset).split('\n').length;
   const fail = (node: JsonNode | undefined, message: string): never => {
     throw new TapedeckError('CONFIG', message, { location: { file: shown, line: node ? lineOf(node.offset) : 1 } });
@@ -56,8 +64,8 @@ export function loadConfig(explicitPath?: string, cwd = process.cwd()): Tapedeck
   if (errors.length > 0) fail({ offset: errors[0].offset } as JsonNode, `invalid JSON: ${jsonc().printParseErrorCode(errors[0].error)}`);
   if (!tree || tree.type !== 'object') return fail(tree, 'the config must be a JSON object');
 
-  const config: TapedeckConfig = { path, ignore: [], filters: [], masks: [], scoped: [] };
-  const known = new Set(['ignore', 'filter', 'timeoutMs', 'boundary', 'goldens', 'mask', 'scoped', 'ignoreKeyOrder', 'maxResponseBytes']);
+  const config: TapedeckConfig = { path, ignore: [], filters: [], masks: [], scoped: [], matchers: {} };
+  const known = new Set(['ignore', 'filter', 'timeoutMs', 'boundary', 'goldens', 'mask', 'scoped', 'ignoreKeyOrder', 'maxResponseBytes', 'matchers']);
   for (const prop of tree.children ?? []) {
     const key = prop.children?.[0]?.value as string;
     if (!known.has(key)) fail(prop, `unknown key ${JSON.stringify(key)} (known: ${[...known].join(', ')})`);
@@ -164,6 +172,17 @@ export function loadConfig(explicitPath?: string, cwd = process.cwd()): Tapedeck
         if (err instanceof TapedeckError && err.location) throw err;
         fail(item, (err as Error).message);
       }
+    }
+  }
+  const matchers = jsonc().findNodeAtLocation(tree, ['matchers']);
+  if (matchers) {
+    if (matchers.type !== 'object') fail(matchers, '"matchers" must be an object of per-matcher defaults, like {"toMatchScreenshot": {"maxDiffPixels": 10}}');
+    for (const prop of matchers.children ?? []) {
+      const [k, v] = prop.children ?? [];
+      const name = String(k?.value);
+      if (!(MATCHER_NAMES as readonly string[]).includes(name)) fail(prop, `"matchers": unknown matcher ${JSON.stringify(name)} (known: ${MATCHER_NAMES.join(', ')})`);
+      if (v?.type !== 'object') fail(prop, `"matchers": "${name}" must be an object of that matcher's options`);
+      config.matchers[name] = jsonc().getNodeValue(v!) as Record<string, unknown>;
     }
   }
   return config;

@@ -67,7 +67,7 @@ describe('the same PNG bytes in every environment', () => {
     expect(decoyed.code, decoyed.stderr).toBe(0);
     expect(JSON.parse(decoyed.stdout)).toContain(500);
     const ours = `import('./dist/render/raster/index.js').then(async ({ renderScreenPng }) => {
-      const { Screen } = await import('./dist/session/screen.js');
+      const { Screen } = await import('./dist/session/screen/screen.js');
       const s = new Screen({ rows: 2, cols: 20 }); await s.write('Ag1 中文 😀 ─');
       renderScreenPng(s.snapshot({ includeCells: true }));
       const { GlobalFonts } = require('@napi-rs/canvas');

@@ -1,6 +1,7 @@
 import { TapedeckError } from '../core/diagnostics/errors.js';
 import { ExitCode } from '../core/diagnostics/exit-codes.js';
 import { terminalSafe } from '../core/text/terminal-safe.js';
+import { setRunningCommand } from '../core/lazy-package.js';
 import type { Command } from './command.js';
 import { processIO, type CliIO } from './io.js';
 
@@ -63,6 +64,7 @@ async function dispatch(argv: string[], io: CliIO): Promise<number> {
     io.stderr.write(`tapedeck: unknown command ${JSON.stringify(name)}\n\n${usage()}\n`);
     return ExitCode.usage;
   }
+  setRunningCommand(name); // a missing optional package's message names the command
   return (await command.load())(rest, io);
 }
 

@@ -37,7 +37,7 @@ export default defineConfig({
     reporters: ['default', 'tapedeck/vitest/reporter'],         // "tapedeck goldens: 1 written, ..." per run
     testTimeout: 15_000,                                        // room for a program to start and a 5 s assertion
     // The programs your tests spawn are not imported: list their sources so watch mode re-runs on a change.
-    forceRerunTriggers: ['**/package.json/**', '**/vitest.config.*/**', 'src/**', 'bin/**'],
+    forceRerunTriggers: ['**/package.json/**', '**/vitest.config.*/**', '**/src/**', '**/bin/**'],
   },
 });
 `;

@@ -51,7 +51,7 @@ for (const [name, { command, requests }] of Object.entries(servers)) {
   const r = median(ms['bare Node relay']);
   console.log(`  the tap is ${(t / r).toFixed(2)}x the bare Node relay, the floor for any Node process in the path`);
   const floors = labels.slice(1, -1).map((l) => `${l.replace(/ \(native\)/, '')} ${ratio(l).toFixed(2)}x`).join(', ');
-  row({ path: `record tap, ${name}`, tapedeck: (t / n) * 1000, baseline: (d / n) * 1000, unit: 'us/trip', target: 1.2, note: `direct; ${floors}` });
-  row({ path: `  floor: bare Node relay, ${name}`, tapedeck: (r / n) * 1000, baseline: (d / n) * 1000, unit: 'us/trip', target: 1.2, note: 'direct; forwards bytes, nothing else' });
+  // The target is against the floor: no Node process in the path does better than the bare relay (issue 30).
+  row({ path: `record tap, ${name}`, tapedeck: (t / n) * 1000, baseline: (r / n) * 1000, unit: 'us/trip', target: 1.1, note: `bare Node relay; direct ${(d / n * 1000).toFixed(1)} us: ${floors}, tap ${ratio('tapedeck tap').toFixed(2)}x` });
 }
 rmSync(dir, { recursive: true, force: true });

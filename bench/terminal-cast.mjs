@@ -40,7 +40,19 @@ function generate() {
   closeSync(raw);
 }
 
+/** CPU time of this process's main thread (Linux /proc, 10 ms ticks): the thread that owns the screen, whatever the load. */
+function mainThreadCpuMs() {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, at USER_HZ 100
+  } catch {
+    return NaN;
+  }
+}
+
 async function runBaseline() {
+  const cpu0 = mainThreadCpuMs();
   const t0 = performance.now();
   const bytes = readFileSync(rawPath);
   const term = new xtermHeadless.Terminal({ cols: 120, rows: 40, allowProposedApi: true });
@@ -54,18 +66,21 @@ async function runBaseline() {
   }
   await last;
   const ms = performance.now() - t0;
+  const mainMs = mainThreadCpuMs() - cpu0;
   const b = term.buffer.active;
   const lines = [];
   for (let y = 0; y < term.rows; y++) lines.push(b.getLine(b.baseY + y).translateToString(true));
-  return { ms, bytes: bytes.length, text: lines.join('\n') };
+  return { ms, mainMs, bytes: bytes.length, text: lines.join('\n') };
 }
 
 async function runTapedeck() {
   const { playCast } = await import('../dist/index.js');
+  const cpu0 = mainThreadCpuMs();
   const t0 = performance.now();
   const played = await playCast(castPath);
   const ms = performance.now() - t0;
-  return { ms, bytes: statSync(rawPath).size, text: played.screen.visibleLines().join('\n') };
+  const mainMs = mainThreadCpuMs() - cpu0;
+  return { ms, mainMs, bytes: statSync(rawPath).size, text: played.screen.visibleLines().join('\n') };
 }
 
 const mode = process.argv[2];
@@ -90,9 +105,13 @@ const mbps = (r) => r.bytes / (1024 * 1024) / (r.ms / 1000);
 console.log(`final screen of a ${(statSync(castPath).size / 1048576).toFixed(1)} MB cast (${(base.bytes / 1048576).toFixed(1)} MB of output), best of ${runs}:`);
 console.log(`  raw @xterm/headless   ${base.ms.toFixed(0)} ms  ${mbps(base).toFixed(1)} MB/s  peak RSS ${Math.max(...results.baseline.map((r) => r.maxRssMb)).toFixed(0)} MB`);
 console.log(`  tapedeck playCast     ${ours.ms.toFixed(0)} ms  ${mbps(ours).toFixed(1)} MB/s  peak RSS ${Math.max(...results.tapedeck.map((r) => r.maxRssMb)).toFixed(0)} MB`);
+// Main-thread CPU: what the two sides cost the thread that owns the screen, which a loaded machine
+// does not inflate as it does wall time (tapedeck's reader thread runs beside it, not counted here).
+const bestMain = (xs) => Math.min(...xs.map((r) => r.mainMs));
+console.log(`  main thread CPU       raw ${bestMain(results.baseline).toFixed(0)} ms, tapedeck ${bestMain(results.tapedeck).toFixed(0)} ms (${(bestMain(results.tapedeck) / bestMain(results.baseline)).toFixed(2)}x)`);
 console.log(`  throughput ratio      ${(mbps(ours) / mbps(base)).toFixed(2)}x (target >= 0.8x); RSS target < 300 MB`);
 console.log(`  same final screen     ${base.text === ours.text ? 'yes' : 'NO'}`);
 if (base.text !== ours.text) process.exitCode = 1;
-row({ path: '50 MB cast to final screen (time)', tapedeck: ours.ms, baseline: base.ms, unit: 'ms', target: 1.25, note: 'raw @xterm/headless' });
+row({ path: '50 MB cast to final screen (time)', tapedeck: ours.ms, baseline: base.ms, unit: 'ms', target: 0.8, note: 'raw @xterm/headless' });
 const rss = (side) => Math.max(...results[side].map((r) => r.maxRssMb));
-row({ path: '50 MB cast to final screen (peak RSS)', tapedeck: rss('tapedeck'), baseline: rss('baseline'), unit: 'MB', target: 1.5, note: 'raw @xterm/headless' });
+row({ path: '50 MB cast to final screen (peak RSS)', tapedeck: rss('tapedeck'), baseline: rss('baseline'), unit: 'MB', target: 1.1, note: 'raw @xterm/headless' });

@@ -1,18 +1,22 @@
 #!/usr/bin/env bash
 # One idempotent set-up step shared by the quick start, the tests and CI:
 # system packages the tests drive (no compiler: node-pty comes prebuilt), npm
-# dependencies, and the TypeScript build.
+# dependencies, and the TypeScript build. Screenshots need none of them (the
+# raster renderer and its fonts come from npm); chromium is for the HTML
+# report/player and the tests' reference renderer, ffmpeg for webm export.
 # Fast when everything is already in place.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need_apt=()
 for pair in vim:vim less:less htop:htop tmux:tmux asciinema:asciinema python3:python3 \
-            chromium:chromium ffmpeg:ffmpeg git:git nano:nano whiptail:whiptail \
+            chromium:chromium ffmpeg:ffmpeg git:git nano:nano whiptail:whiptail tig:tig mc:mc \
             useradd:passwd runuser:util-linux setpriv:util-linux; do
   bin=${pair%%:*}; pkg=${pair##*:}
   command -v "$bin" >/dev/null 2>&1 || need_apt+=("$pkg")
 done
+# Python modules the tests drive (pip is not reachable from CI machines; Debian packages them).
+python3 -c 'import prompt_toolkit' >/dev/null 2>&1 || need_apt+=(python3-prompt-toolkit)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     echo "setup: installing ${need_apt[*]} with apt-get" >&2

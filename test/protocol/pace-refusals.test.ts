@@ -1,18 +1,18 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { CLI, EVERYTHING_SERVER, ROOT, run, tapedeck, tapedeckInProcess, useTempDirs } from '../helpers/cli.js';
+import { CLI, EVERYTHING_SERVER, ROOT, run, tapedeckInProcess, useTempDirs } from '../helpers/cli.js';
 
 /**
  * Issue 30, items 7 and 8: serve paces a response's messages so the SDK client
- * sees every progress notification before the result; flag combinations and
- * framings that cannot replay are refused with exit 2.
+ * sees every progress notification before the result; --single-shot over a
+ * network transport is refused with exit 2.
  */
 const temp = useTempDirs();
 const WORKLOAD = ['node', join(ROOT, 'test/fixtures/protocol/workload-client.mjs')];
 
 describe('serve --pace', () => {
-  test('recorded (the default): the SDK client gets each recorded progress notification before the result', async () => {
+  test('recorded (the default): the SDK client gets each recorded progress notification before the result', { timeout: 150_000 }, async () => {
     const tape = join(temp(), 'workload.ndjson');
     const rec = await run([...WORKLOAD, '--', 'node', CLI, 'record', '--out', tape, '--', ...EVERYTHING_SERVER]);
     expect(rec.code, rec.stderr).toBe(0);
@@ -40,17 +40,5 @@ describe('refused at the start', () => {
       expect(res.code).toBe(2);
       expect(res.stderr).toContain(`--single-shot starts a fresh server per pair and talks to it over stdio; it does not apply to --transport ${transport}`);
     }
-  });
-
-  test('a Content-Length (LSP/DAP) session is refused at record time: exit 2, a clear message, no tape written', async () => {
-    const dir = temp();
-    const tape = join(dir, 'lsp.ndjson');
-    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { capabilities: {} } });
-    const res = await tapedeck(['record', '--out', tape, '--', 'cat'], { input: `Content-Length: ${body.length}\r\n\r\n${body}` });
-    expect(res.code).toBe(2);
-    expect(res.stderr).toContain('Content-Length framing (LSP or DAP');
-    expect(res.stderr).toContain('nothing was recorded');
-    expect(res.stdout).toBe(''); // not a byte reached the server
-    expect(existsSync(tape)).toBe(false);
   });
 });

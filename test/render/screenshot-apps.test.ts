@@ -14,7 +14,8 @@ import { toMatchScreenshot, type ScreenshotMatcherOptions } from '../../src/matc
 import { resetGoldenCounters } from '../../src/matchers/context.js';
 import { spawnTerminal } from '../../src/session/index.js';
 import { closeRenderer, screenshotTerminal } from '../../src/index.js';
-import { pngSize } from '../../src/render/pixel/png.js';
+import { decodePng, encodePng, pngSize } from '../../src/render/pixel/png.js';
+import { readPngStamp } from '../../src/render/raster/index.js';
 import { ROOT, tempDir } from '../helpers/cli.js';
 
 expect.extend({ toMatchScreenshot });
@@ -116,6 +117,36 @@ describe('toMatchScreenshot', () => {
       else process.env.TAPEDECK_UPDATE = saved;
       for (const f of [golden, actualPath, diffPath, `${golden}.new`]) rmSync(f, { force: true });
       await after.dispose();
+    }
+  });
+});
+
+describe('a golden made by another renderer', () => {
+  it('is reported as that, with the fix, not as a pixel difference (an unstamped golden of the browser renderer, a stamp of another version)', async () => {
+    const golden = join(GOLDENS, 'other-renderer-probe.png');
+    const term = spawnTerminal('printf', ['same screen'], { rows: 4, cols: 20, cwd: home.dir });
+    await term.waitForExit();
+    const saved = process.env.TAPEDECK_UPDATE;
+    process.env.TAPEDECK_UPDATE = 'new';
+    mkdirSync(dirname(golden), { recursive: true });
+    try {
+      const shot = (await screenshotTerminal(term)).png;
+      // The same pixels without the stamp, as the browser renderer wrote them.
+      writeFileSync(golden, encodePng(decodePng(shot)));
+      const unstamped = await expect(term).toMatchScreenshot({ name: 'other-renderer-probe' }).then(() => null, (e: Error) => e);
+      expect(unstamped?.message).toMatch(/^screenshot golden goldens\/screenshots\/test\/render\/screenshot-apps\.test\.ts\/other-renderer-probe\.png: golden made by renderer xterm-dom-chromium \(unstamped[^)]*\); re-record with -u/);
+      expect(existsSync(join(GOLDENS, 'other-renderer-probe.diff.png'))).toBe(false);
+      // A stamp of another version of this renderer.
+      const stamp = readPngStamp(shot)!;
+      writeFileSync(golden, shot.toString('latin1').replace(JSON.stringify(stamp), JSON.stringify({ ...stamp, version: 0 })), 'latin1');
+      resetGoldenCounters();
+      const older = await expect(term).toMatchScreenshot({ name: 'other-renderer-probe' }).then(() => null, (e: Error) => e);
+      expect(older?.message).toMatch(/golden made by renderer tapedeck-raster 0 \(this screenshot: tapedeck-raster \d+\); re-record with -u/);
+    } finally {
+      if (saved === undefined) delete process.env.TAPEDECK_UPDATE;
+      else process.env.TAPEDECK_UPDATE = saved;
+      for (const f of [golden, `${golden}.new`, join(GOLDENS, 'other-renderer-probe.actual.png')]) rmSync(f, { force: true });
+      await term.dispose();
     }
   });
 });

@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { comparePngs } from '../../src/index.js';
 import { RASTER_VERSION, readPngStamp } from '../../src/render/raster/index.js';
-import { ROOT, tapedeck, tapedeckInProcess, tempDir } from '../helpers/cli.js';
+import { CLI, ROOT, run, tapedeck, tapedeckInProcess, tempDir } from '../helpers/cli.js';
 
 const CAST = 'test/fixtures/screens/styles.cast';
 const GOLDEN = join(ROOT, 'goldens/screenshots/cli/styles-at-drawn.png');
@@ -60,7 +60,7 @@ describe('tapedeck screenshot', () => {
 
   it('needs no browser: with Chromium unreachable the same PNG is written, stamped with the cell grid (exit 0)', async () => {
     const out = join(temp.dir, 'no-browser.png');
-    const r = await tapedeck(['screenshot', CAST, '--at', 'drawn', '--out', out], { env: { TAPEDECK_CHROMIUM: '/nonexistent/chromium', PATH: '/nonexistent' } });
+    const r = await run([process.execPath, CLI, 'screenshot', CAST, '--at', 'drawn', '--out', out], { env: { TAPEDECK_CHROMIUM: '/nonexistent/chromium', PATH: '/nonexistent' } });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const png = readFileSync(out);

@@ -10,7 +10,7 @@ import type { ScreenSnapshot } from '../../src/session/screen/screen.js';
 import { PROFILES } from '../../src/render/profiles.js';
 import { cellPaint } from '../../src/render/svg/colors.js';
 import { readSfnt } from '../../src/render/svg/sfnt.js';
-import { ROOT, tapedeck, tempDir } from '../helpers/cli.js';
+import { ROOT, tapedeck, tapedeckInProcess, tempDir } from '../helpers/cli.js';
 import { testBrowser } from '../helpers/browser.js';
 
 const require = createRequire(import.meta.url);
@@ -120,13 +120,13 @@ describe('tapedeck screenshot --format svg', () => {
     expect(layout.wrong.slice(0, 10)).toEqual([]);
     expect(layout.agree).toBe(1);
     const again = join(temp.dir, 'vim-again.svg');
-    expect((await tapedeck(['export', vimCast, '--format', 'svg', '--at', 'opened', '--out', again])).code).toBe(0);
+    expect((await tapedeckInProcess(['export', vimCast, '--format', 'svg', '--at', 'opened', '--out', again])).code).toBe(0);
     expect(readFileSync(again).equals(svg)).toBe(true);
-  });
+  }, 120_000); // a hang guard: two renders and a Chromium page took over 60 s on a machine loaded 20-fold
 
   it('embeds exactly the glyphs it uses, from the pinned fonts: CJK, emoji, box drawing, blocks', async () => {
     const out = join(temp.dir, 'styles.svg');
-    const r = await tapedeck(['export', STYLES, '--format', 'svg', '--at', 'drawn', '--out', out, '--json']);
+    const r = await tapedeckInProcess(['export', STYLES, '--format', 'svg', '--at', 'drawn', '--out', out, '--json']);
     expect(r.code).toBe(0);
     const result = JSON.parse(r.stdout).result;
     expect(result.fonts.map((f: { file: string }) => f.file)).toEqual(expect.arrayContaining(['dejavu-fonts-ttf/ttf/DejaVuSansMono.ttf', 'dejavu-fonts-ttf/ttf/DejaVuSansMono-Bold.ttf']));
@@ -163,7 +163,7 @@ describe('tapedeck screenshot --format svg', () => {
     ];
     writeFileSync(cast, [JSON.stringify({ version: 2, width: 40, height: 6 }), JSON.stringify([0.1, 'o', lines.join('\r\n')]), JSON.stringify([0.2, 'm', 'end'])].join('\n') + '\n');
     const out = join(temp.dir, 'hostile.svg');
-    const r = await tapedeck(['screenshot', cast, '--at', 'end', '--format', 'svg', '--out', out, '--json']);
+    const r = await tapedeckInProcess(['screenshot', cast, '--at', 'end', '--format', 'svg', '--out', out, '--json']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const text = readFileSync(out, 'utf8');
@@ -188,23 +188,29 @@ describe('tapedeck screenshot --format svg', () => {
   it('bad input: an empty file, a header-only cast, an unknown format, an unwritable path (exit 2, nothing left behind)', async () => {
     const empty = join(temp.dir, 'empty.cast');
     writeFileSync(empty, '');
-    const r1 = await tapedeck(['screenshot', empty, '--format', 'svg', '--out', join(temp.dir, 'e.svg')]);
+    const r1 = await tapedeckInProcess(['screenshot', empty, '--format', 'svg', '--out', join(temp.dir, 'e.svg')]);
     expect(r1.code).toBe(2);
     expect(r1.stderr).toContain('empty.cast');
     expect(r1.stderr).not.toMatch(/\n\s+at /);
     const headerOnly = join(temp.dir, 'header.cast');
     writeFileSync(headerOnly, `${JSON.stringify({ version: 2, width: 20, height: 3 })}\n`);
     const blank = join(temp.dir, 'blank.svg');
-    expect((await tapedeck(['export', headerOnly, '--format', 'svg', '--out', blank])).code).toBe(0);
+    expect((await tapedeckInProcess(['export', headerOnly, '--format', 'svg', '--out', blank])).code).toBe(0);
     expect(readFileSync(blank, 'utf8')).not.toContain('<text');
-    const r2 = await tapedeck(['screenshot', STYLES, '--format', 'jpeg', '--out', join(temp.dir, 'x.jpg')]);
+    const r2 = await tapedeckInProcess(['screenshot', STYLES, '--format', 'jpeg', '--out', join(temp.dir, 'x.jpg')]);
     expect(r2.code).toBe(2);
     expect(r2.stderr).toContain('--format must be png or svg');
     const locked = join(temp.dir, 'locked');
-    const r3 = await tapedeck(['export', STYLES, '--format', 'svg', '--out', join(locked, 'x.svg')]);
+    const r3 = await tapedeckInProcess(['export', STYLES, '--format', 'svg', '--out', join(locked, 'x.svg')]);
     expect(r3.code).toBe(2);
     expect(r3.stderr).toMatch(/cannot write: no such directory/);
     expect(existsSync(locked)).toBe(false);
+    const huge = join(temp.dir, 'huge.cast');
+    writeFileSync(huge, `${JSON.stringify({ version: 2, width: 1000, height: 1000 })}\n[0.1, "o", "x"]\n`);
+    const r4 = await tapedeckInProcess(['screenshot', huge, '--format', 'svg', '--out', join(temp.dir, 'huge.svg')]);
+    expect(r4.code).toBe(2);
+    expect(r4.stderr).toMatch(/huge\.cast: a 1000x1000 screen is \d+x\d+ pixels, too large to render \(limit \d+; raise it with TAPEDECK_MAX_SCREENSHOT_PIXELS\)/);
+    expect(existsSync(join(temp.dir, 'huge.svg'))).toBe(false);
     expect(readdirSync(temp.dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 });

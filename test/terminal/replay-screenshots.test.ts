@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readCast, screenshotCast, comparePngs, closeRenderer, recordScript } from '../../src/index.js';
-import { pngSize } from '../../src/render/pixel/png.js';
+import { decodePng, encodePng, pngSize } from '../../src/render/pixel/png.js';
 import { replayCastCleanly } from '../../src/matchers/terminal-replay.js';
 import { tapedeck, tapedeckInProcess, tempDir } from '../helpers/cli.js';
 
@@ -159,15 +159,30 @@ describe.concurrent('replay --screenshots', () => {
     expect((await replay(root, ['colour.cast', '--screenshots'])).code).toBe(1);
   });
 
-  it('without a working Chromium it stops with exit 6 and the fix, naming the tape and marker line', async () => {
-    const { root: nowhere } = project('no-renderer');
-    // A process of its own: the Chromium to launch is read from its environment.
-    const run = await replayBin(nowhere, ['colour.cast', '--screenshots'], { ...LOCAL, TAPEDECK_CHROMIUM: join(nowhere, 'no-such-chromium') });
-    expect(run.code).toBe(6);
-    expect(run.stderr).toContain(`tapedeck: colour.cast:${markerLine}: checkpoint screenshot of marker "${MARKER}" (--screenshots): Chromium not found at`);
-    expect(run.stderr).toContain('apt-get install');
-    expect(run.stderr).not.toMatch(/internal error|\n\s+at /);
-    expect(readdirSync(nowhere)).toEqual(['colour.cast']);
+  it('needs no Chromium: checkpoints are compared without one (clean, then TD1106 on a colour change)', async () => {
+    const { root } = project('no-browser', { golden: true });
+    // A process of its own: the Chromium to launch would be read from its environment.
+    const noBrowser = { ...LOCAL, TAPEDECK_CHROMIUM: join(root, 'no-such-chromium') };
+    const clean = await replayBin(root, ['colour.cast', '--screenshots'], noBrowser);
+    expect(clean.stderr).not.toMatch(/Chromium|internal error|\n\s+at /);
+    expect(clean.code).toBe(0);
+    const drifted = await replayBin(root, ['colour.cast', '--screenshots', '--', ...RED], noBrowser);
+    expect(drifted.code).toBe(1);
+    expect(drifted.stderr).toContain('[TD1106]');
+  });
+
+  it('a golden made by another renderer is reported as that, with the fix (exit 2), not as drift; --update re-records it', async () => {
+    const { root, golden } = project('other-renderer');
+    // The same pixels without the renderer stamp: what the browser renderer of earlier versions wrote.
+    writeFileSync(golden, encodePng(decodePng(greenShot)));
+    const run = await replayBin(root, ['colour.cast', '--screenshots'], LOCAL);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`checkpoint marker "${MARKER}": golden made by renderer xterm-dom-chromium (unstamped`);
+    expect(run.stderr).toContain('re-record with -u (replay --screenshots --update)');
+    expect(run.stderr).not.toContain('TD1106');
+    const updated = await replay(root, ['colour.cast', '--screenshots', '--update']);
+    expect(updated.code).toBe(0);
+    expect(readFileSync(golden).equals(greenShot)).toBe(true);
   });
 });
 

@@ -250,6 +250,12 @@ export class ResponseFramer {
     else this.orphan.push(tail);
   }
 
+  /** The tape gave up (a flood past the line limit): let go of the bytes held for it. */
+  dropHeld(): void {
+    for (const ex of this.queue) ex.chunks.length = 0;
+    this.orphan = [];
+  }
+
   /** End of the server's output: every waiting exchange ends as it is. Returns unattributed trailing bytes. */
   finish(): Buffer {
     this.clearIdle();

@@ -44,7 +44,10 @@ export async function startUnixRecorder(options: UnixRecorderOptions): Promise<R
     sockets.add(upstream);
     const serverLines = new LineSplitter();
     const clientLines = new LineSplitter();
-    const budget = new RecordBudget((reason) => tape.giveUp(reason));
+    const budget = new RecordBudget((reason) => {
+      tape.giveUp(reason);
+      framer.dropHeld(); // nothing more goes on the tape: let go of what was held for it
+    });
     let fragment: Exchange | undefined;
     const framer = new ResponseFramer(options.boundary ?? { kind: 'auto' }, {
       holdLast: true,

@@ -3,12 +3,11 @@ import { killGroup } from '../../plumbing/process/group.js';
 import { spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { type Boundary, type Exchange, ResponseFramer, responseBytes } from '../../core/framing/boundary.js';
-import { TapedeckError, usageError } from '../../core/diagnostics/errors.js';
+import { TapedeckError } from '../../core/diagnostics/errors.js';
 import { LineSplitter } from '../../core/text/lines.js';
 import { redact } from '../../core/text/redact.js';
 import { TapeAppender, wholeJson } from './tape-writer.js';
-import { existsSync, rmSync } from 'node:fs';
-import { unreplayableFraming } from '../../core/framing/detect.js';
+import { CONTENT_LENGTH, ContentLengthSplitter, looksContentLength } from '../../core/framing/content-length.js';
 import { RecordBudget } from './budget.js';
 import { signalExitCode } from '../../plumbing/process/exit.js';
 import { holdBack } from './backpressure.js';
@@ -88,13 +87,15 @@ export async function recordProtocol(options: RecordProtocolOptions): Promise<Re
   });
   if (stderrTarget !== 'inherit') child.stderr?.pipe(stderrTarget, { end: false });
 
-  const existed = existsSync(options.out);
   const tape = new TapeAppender(options.out, report);
   let fragment: Exchange | undefined;
-  let refused: string | undefined;
-  const budget = new RecordBudget((reason) => tape.giveUp(reason));
-  const serverLines = new LineSplitter();
-  const clientLines = new LineSplitter();
+  const budget = new RecordBudget((reason) => {
+    tape.giveUp(reason);
+    framer.dropHeld(); // nothing more goes on the tape: the response held so far is let go too
+  });
+  let serverLines: LineSplitter | ContentLengthSplitter = new LineSplitter();
+  let clientLines: LineSplitter | ContentLengthSplitter = new LineSplitter();
+  let framing: string | undefined;
   const dir = options.tmpdir;
   const hideText = (text: string) => (dir ? text.split(JSON.stringify(dir).slice(1, -1)).join('{{tapedeck.tmpdir}}') : text);
   const hide = (response: Buffer): Buffer | string => {
@@ -128,13 +129,12 @@ export async function recordProtocol(options: RecordProtocolOptions): Promise<Re
   const onClientData = (chunk: Buffer) => {
     if (first) {
       first = false;
-      // A framing no replay can take is refused before a byte reaches the server.
-      refused = unreplayableFraming(chunk);
-      if (refused) {
-        input.off('data', onClientData);
-        childIn.end();
-        stopGroup('SIGTERM');
-        return;
+      // Content-Length framing (LSP, DAP) is told from the client's first bytes: both sides are split into messages.
+      if (looksContentLength(chunk)) {
+        clientLines = new ContentLengthSplitter();
+        serverLines = new ContentLengthSplitter();
+        framing = CONTENT_LENGTH;
+        tape.setFraming(framing); // noted with the run's start, in the notes file beside the tape
       }
     }
     // Forward first: the tap's bookkeeping must not sit in the round trip. (The
@@ -167,10 +167,10 @@ export async function recordProtocol(options: RecordProtocolOptions): Promise<Re
   };
   const onClientEnd = () => {
     const tail = clientLines.flush();
-    if (tail) {
+    if (tail && !framing) {
       // A last line without its newline is a whole request only when it is a whole JSON message;
       // otherwise the client died mid-line, and the exchange is framed (its answer is not another
-      // pair's) but not recorded.
+      // pair's) but not recorded. (A cut Content-Length message is no request at all.)
       const text = tail.toString('utf8');
       const exchange = framer.addRequest(text);
       if (!wholeJson(text)) fragment = exchange;
@@ -227,10 +227,6 @@ export async function recordProtocol(options: RecordProtocolOptions): Promise<Re
   input.off('end', onClientEnd);
   if (input === process.stdin) process.stdin.pause();
   for (const [sig, fn] of forwarders) process.off(sig, fn);
-  if (refused) {
-    if (!existed) rmSync(options.out, { force: true });
-    throw usageError(`record: ${refused}`);
-  }
 
   return {
     exitCode: code ?? signalExitCode(signal),

@@ -24,6 +24,8 @@ export class TapeAppender {
   private notesFd?: number;
   /** This run's start is noted (appended to a tape with pairs, or single-shot). */
   private runNoted = false;
+  /** The run speaks Content-Length framing (LSP, DAP): noted with its start. */
+  private framing?: string;
 
   constructor(
     readonly path: string,
@@ -72,7 +74,7 @@ export class TapeAppender {
       if (!this.runNoted) {
         // Seed 000 appends each run and ends it at end of input, with no line saying so: the notes say where.
         this.runNoted = true;
-        if (n > 1 || this.options.singleShot) this.note(runStartLine(n, this.options.singleShot ?? false));
+        if (n > 1 || this.options.singleShot || this.framing) this.note(runStartLine(n, this.options.singleShot ?? false, this.framing));
       }
       if (wire) this.note(pairNoteLine(n, request, wire));
     } catch (err) {
@@ -143,6 +145,11 @@ export class TapeAppender {
     this.failed++;
     this.giveUp(`a pair whose tape line is ${buf.length - 1} bytes, over the ${max}-byte limit (raise it with TAPEDECK_MAX_LINE_BYTES) cannot be recorded`);
     return undefined;
+  }
+
+  /** The run's framing, found from the client's first bytes (before its first pair). */
+  setFraming(framing: string): void {
+    this.framing = framing;
   }
 
   /** A pair the recorder saw but did not keep (the tape had stopped): counted as not written. */

@@ -131,8 +131,8 @@ export class GifCanvas {
       this.pad = image.padding.y;
       return { y0: 0, height: image.height, band: src };
     }
-    // A resized terminal: the GIF keeps its first size, cropped or padded with what was shown.
-    const band = this.pixels.slice();
+    // A resized terminal: the GIF keeps its first size, cropped, or padded with the background (its top-left pixel, padding).
+    const band = new Uint32Array(this.width * this.height).fill(src[0]);
     const w = Math.min(this.width, image.width);
     for (let y = 0; y < Math.min(this.height, image.height); y++) band.set(src.subarray(y * image.width, y * image.width + w), y * this.width);
     this.prev = null; // rows no longer line up with the picture: the next frame is drawn whole

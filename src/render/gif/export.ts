@@ -154,8 +154,11 @@ export async function castToGif(input: string, output: string, options: GifOptio
     const end = timeline.finish();
     if (end.capture) await capture(end.time, end.castTime);
     // The last frame was quantised: one more, a slot later, sets its pixels right (a frame's colours are then few).
-    for (let i = 1; canvas.approximate && i <= 3; i++) await capture(end.time + i / timeline.fps, end.castTime);
-    writePending(Math.max(end.endTime, end.time) + END_HOLD);
+    for (let i = 1; canvas.approximate && i <= 3; i++) {
+      const extra = timeline.extraFrame();
+      await capture(extra.time, extra.castTime);
+    }
+    writePending(Math.max(end.endTime, timeline.duration) + END_HOLD);
     if (frames === 0) throw new TapedeckError('EXPORT_ERROR', 'the GIF has no frame', { location: { file: input } });
     encoder.finish();
     flushEncoder();
@@ -165,7 +168,8 @@ export async function castToGif(input: string, output: string, options: GifOptio
   } catch (err) {
     closeQuietly(fd);
     rmSync(temp, { force: true });
-    if ((err as NodeJS.ErrnoException).code && !(err instanceof TapedeckError)) throw cannotWrite(output, err);
+    // A failed write (a full disk, say) names the output; everything else keeps its own message.
+    if (!(err instanceof TapedeckError) && typeof (err as NodeJS.ErrnoException).syscall === 'string') throw cannotWrite(output, err);
     throw err;
   } finally {
     screen.dispose();

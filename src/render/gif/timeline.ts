@@ -41,6 +41,7 @@ export class GifTimeline {
   private markers = 0;
   private reachedTo = false;
   private lastFrameTime = 0;
+  private lastFrameSlot = -1;
 
   constructor(
     private readonly options: TimelineOptions,
@@ -74,7 +75,11 @@ export class GifTimeline {
     const out = this.out + Math.min(gap, this.idle) / this.speed;
     const slot = Math.max(0, Math.ceil(out * this.fps - 1e-9));
     let step: Step = { kind: 'apply' };
-    if (slot > this.slot && this.dirty) step = this.frame();
+    if (slot > this.slot && this.dirty) {
+      // Never two frames in one slot: a redraw after one comes a slot later, when no event falls in that slot.
+      const at = Math.max(this.slot, this.lastFrameSlot + 1);
+      if (slot > at) step = this.frame(at);
+    }
     this.out = out;
     this.lastCastTime = e.time;
     this.slot = Math.max(this.slot, slot);
@@ -107,7 +112,7 @@ export class GifTimeline {
     let endTime = this.out;
     if (to && 'seconds' in to && to.seconds > this.lastCastTime) endTime += Math.min(to.seconds - this.lastCastTime, this.idle) / this.speed;
     const capture = this.dirty;
-    const step = capture ? this.frame() : null;
+    const step = capture ? this.frame(Math.max(this.slot, this.lastFrameSlot + 1)) : null;
     return { capture, time: step?.time ?? this.lastFrameTime, castTime: this.lastCastTime, endTime: Math.max(endTime, this.lastFrameTime) };
   }
 
@@ -116,9 +121,15 @@ export class GifTimeline {
     return Math.max(this.out, this.lastFrameTime);
   }
 
-  private frame(): Extract<Step, { kind: 'frame' }> {
+  /** A frame one slot after the last (the end's quantised pixels set right). */
+  extraFrame(): Extract<Step, { kind: 'frame' }> {
+    return this.frame(this.lastFrameSlot + 1);
+  }
+
+  private frame(at: number): Extract<Step, { kind: 'frame' }> {
     this.dirty = false;
-    this.lastFrameTime = this.slot / this.fps;
+    this.lastFrameSlot = at;
+    this.lastFrameTime = at / this.fps;
     return { kind: 'frame', time: this.lastFrameTime, castTime: this.lastCastTime };
   }
 

@@ -1,4 +1,4 @@
-import type { CellMetrics } from './glyphs.js';
+import type { CellMetrics } from './types.js';
 
 export type UnderlineStyle = 'single' | 'double' | 'curly' | 'dotted' | 'dashed';
 

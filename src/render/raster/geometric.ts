@@ -1,4 +1,4 @@
-import type { Mask } from './glyphs.js';
+import type { Mask } from './types.js';
 
 /**
  * Characters drawn from geometry instead of a font, so that neighbouring cells

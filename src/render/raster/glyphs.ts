@@ -2,31 +2,15 @@ import { canvasModule } from './canvas.js';
 import { covers } from './sfnt.js';
 import { faceForAll, monoFace, type Face } from './fonts.js';
 import { geometricMask, type Strokes } from './geometric.js';
+import type { CellMetrics, Mask } from './types.js';
+
+export type { CellMetrics, Mask } from './types.js';
 
 /**
  * Glyph coverage masks, rasterised once per (grapheme, bold, italic, width)
  * and kept: the cell grid is then painted by blending these masks in the
  * cell's colours (compose.ts), with no further call into Skia.
  */
-export interface Mask {
-  width: number;
-  height: number;
-  /** Coverage 0–255, row by row. */
-  alpha: Uint8Array;
-}
-
-export interface CellMetrics {
-  fontSize: number;
-  width: number;
-  height: number;
-  /** Baseline from the cell's top, in (fractional) pixels. */
-  baseline: number;
-  underlineY: number;
-  underlineThickness: number;
-  strikeY: number;
-  strikeThickness: number;
-}
-
 /**
  * The cell box the browser renderer (xterm.js's DOM renderer) lays out for
  * the same font: the advance floored, the line box (ascender + descender)

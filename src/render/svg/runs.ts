@@ -105,7 +105,7 @@ export class Decorations {
       const rect = (y: number) => `<rect x="${x}" y="${y}" width="${w}" height="${t}" fill="${run.colour}"${op}/>`;
       if (run.kind === 'overline') return rect(top);
       if (run.kind === 'strike') return rect(top + Math.round(cell.height / 2));
-      const y = Math.min(top + baseline + 1, top + cell.height - t);
+      const y = Math.min(top + Math.round(baseline) + 1, top + cell.height - t);
       const mid = y + t / 2;
       switch (run.style) {
         case 'double':

@@ -46,7 +46,9 @@ export async function renderSnapshotSvg(snap: ScreenSnapshot, options: SvgOption
   if (!snap.cells) throw new Error('renderSnapshotSvg: the snapshot needs cells (snapshot({ includeCells: true }))');
   const profile = resolveProfile(options.profile);
   const metrics = await monoMetrics(profile.fontSize);
-  const cell = options.cell ?? { width: Math.round(profile.fontSize * ADVANCE_EM), height: Math.ceil((metrics.ascent + metrics.descent) * profile.lineHeight) };
+  // The raster renderer's cell (render/raster/glyphs.ts cellMetrics), so an SVG and a PNG of a screen line up.
+  const content = metrics.ascent + metrics.descent;
+  const cell = options.cell ?? { width: Math.max(1, Math.floor(profile.fontSize * ADVANCE_EM)), height: Math.max(1, Math.floor(Math.ceil(content) * profile.lineHeight)) };
   const padding = options.padding ?? { x: profile.padding, y: profile.padding };
   const width = snap.cols * cell.width + 2 * padding.x;
   const height = snap.rows * cell.height + 2 * padding.y;
@@ -55,8 +57,8 @@ export async function renderSnapshotSvg(snap: ScreenSnapshot, options: SvgOption
   }
   const theme = profile.theme;
   const cursorVisible = options.cursor === 'show' ? true : options.cursor === 'hide' ? false : snap.cursor.visible;
-  const cursorShape = (snap as { cursorStyle?: string }).cursorStyle ?? 'block';
-  const baseline = Math.round((cell.height - metrics.ascent - metrics.descent) / 2 + metrics.ascent);
+  const cursorShape = snap.cursorStyle ?? 'block';
+  const baseline = Math.round(((cell.height - content) / 2 + metrics.ascent) * 100) / 100;
 
   const bgs: string[] = [];
   const texts: string[] = [];

@@ -63,7 +63,7 @@ export async function driveSession(prepared: PreparedTape, session: readonly num
   });
   const add = (pair: number | undefined, text: string, expectsOutput: boolean, p = pair === undefined ? undefined : prepared.at(pair)): Exchange | undefined => {
     // Written before it is registered (no output is read in between): the server starts on it sooner.
-    if (text.trim() !== '') server!.write(`${text}\n`); // a blank line is no request
+    if (text.trim() !== '') server!.send(text); // a blank line is no request
     const index = framer.nextRequestIndex;
     if (pair !== undefined) pairOfExchange.set(index, { index: pair, p: p! });
     const recorded = p === undefined ? undefined : s.withDir(p.expected);
@@ -77,7 +77,7 @@ export async function driveSession(prepared: PreparedTape, session: readonly num
   let bytes = 0;
   let overLimit: () => void = () => {};
   let trailing: Buffer = Buffer.alloc(0);
-  server = await ServerProcess.start(s.command, { env: s.env, cwd: s.cwd }, {
+  server = await ServerProcess.start(s.command, { env: s.env, cwd: s.cwd, framing: prepared.framing }, {
     onLine: (line) => {
       framer.serverLine(line);
       // Only a line that could be a request from the server is decoded again.

@@ -47,6 +47,8 @@ export interface PreparedTape {
   /** Pair indexes per session, each replayed against a fresh server. */
   sessions: number[][];
   serverRequests: RecordedServerRequest[];
+  /** `content-length` when the tape was recorded in LSP/DAP framing (its lines say "framing"). */
+  framing?: string;
   /** Pairs whose request a later client notification cancelled (notifications/cancelled, $/cancelRequest). */
   cancelled: Set<number>;
   /** The tape mentions {{tapedeck.tmpdir}}. */
@@ -97,6 +99,7 @@ export async function prepareProtocolTape(tapeOrPath: ProtocolTape | string, opt
     sessions: splitSessions(store.count, seen.halts, options.singleShot || seen.singleShot),
     serverRequests: indexServerRequests(seen.answers, seen.carriesMethod),
     cancelled: cancelledPairs(seen.cancels, at),
+    framing: seen.framing,
     usesTmpdir: seen.usesTmpdir,
     secrets: [...seen.secrets],
     singleShot: (options.singleShot ?? false) || seen.singleShot,
@@ -117,6 +120,7 @@ class PairFacts {
   readonly answers: Array<[number, string]> = [];
   readonly carriesMethod: Array<[number, string]> = [];
   readonly cancels: Array<[number, string]> = [];
+  framing?: string;
   readonly secrets = new Set<string>();
   usesTmpdir = false;
   singleShot = false;
@@ -149,6 +153,8 @@ class PairFacts {
     // Only a client answer (a response: "result" or "error") is indexed; an escaped key could spell either.
     if (send.includes('"id"') && (send.includes('"result"') || send.includes('"error"') || send.includes('\\u'))) this.answers.push([i, send]);
     if (expected.includes('"method"')) this.carriesMethod.push([i, expected]);
+    // The recorder writes the framing key last but for a non-canonical header block: only the line's end is looked at.
+    if (pair.framing) this.framing = pair.framing;
     if (send.includes('ancel')) {
       const id = cancelledId(parseObject(send));
       if (id !== undefined) this.cancels.push([i, id]);

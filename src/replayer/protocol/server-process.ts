@@ -1,6 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { TapedeckError } from '../../core/diagnostics/errors.js';
 import { LineSplitter } from '../../core/text/lines.js';
+import { CONTENT_LENGTH, ContentLengthSplitter, frameMessage } from '../../core/framing/content-length.js';
 import { killGroup, trackGroup } from '../../plumbing/process/group.js';
 
 const STDERR_TAIL_BYTES = 4096;
@@ -29,12 +30,14 @@ export class ServerProcess {
   exit?: ServerExit;
   private stderrChunks: Buffer[] = [];
   private stderrBytes = 0;
-  private readonly lines = new LineSplitter();
+  private readonly lines: LineSplitter | ContentLengthSplitter;
 
   private constructor(
     private readonly child: ChildProcessWithoutNullStreams,
     handlers: ServerHandlers,
+    private readonly framing?: string,
   ) {
+    this.lines = framing === CONTENT_LENGTH ? new ContentLengthSplitter() : new LineSplitter();
     child.stdin.on('error', () => {}); // EPIPE when it died: reported through `closed`
     child.stdout.on('data', (chunk: Buffer) => {
       if (this.discarding) return;
@@ -100,7 +103,7 @@ export class ServerProcess {
 
   static async start(
     command: readonly string[],
-    options: { env?: NodeJS.ProcessEnv; cwd?: string },
+    options: { env?: NodeJS.ProcessEnv; cwd?: string; framing?: string },
     handlers: ServerHandlers,
   ): Promise<ServerProcess> {
     const [cmd, ...args] = command;
@@ -115,7 +118,7 @@ export class ServerProcess {
         ),
       );
     });
-    return new ServerProcess(child, handlers);
+    return new ServerProcess(child, handlers, options.framing);
   }
 
   get pid(): number | undefined {
@@ -124,6 +127,13 @@ export class ServerProcess {
 
   write(data: string): void {
     if (!this.exit) this.child.stdin.write(data);
+  }
+
+  /** One message: a line, or under Content-Length framing the canonical header block and the body. */
+  send(text: string): void {
+    if (this.exit) return;
+    if (this.framing === CONTENT_LENGTH) this.child.stdin.write(frameMessage(text));
+    else this.child.stdin.write(`${text}\n`);
   }
 
   closeStdin(): void {

@@ -7,6 +7,7 @@ import { Passthrough } from './passthrough.js';
 import { TapeMatcher, unmatchedReply } from './match.js';
 import { serveLogText } from './log.js';
 import { messagesOf, type Pace, writePaced } from './pace.js';
+import { CONTENT_LENGTH, ContentLengthSplitter, frameMessage } from '../../core/framing/content-length.js';
 
 export interface ServeOptions {
   normaliser?: Normaliser;
@@ -57,6 +58,7 @@ export async function serveTape(tapeOrPath: ProtocolTape | string, options: Serv
   const shown = serveLogText(tape, env);
 
   const matcher = new TapeMatcher(tape, normaliser, env);
+  const contentLength = tape.pairs.some((p) => p.framing === CONTENT_LENGTH);
 
   const unmatched: UnmatchedRequest[] = [];
   const history: string[] = [];
@@ -71,7 +73,8 @@ export async function serveTape(tapeOrPath: ProtocolTape | string, options: Serv
     if (hit) {
       served++;
       history.push(request);
-      await writePaced(messagesOf(hit.bytes), (part, done) => output.write(part, () => done()), options.pace ?? 'recorded');
+      const parts = contentLength ? messagesOf(hit.bytes).map((m) => frameMessage(m.toString('utf8').replace(/\n$/, ''))) : messagesOf(hit.bytes);
+      await writePaced(parts, (part, done) => output.write(part, () => done()), options.pace ?? 'recorded');
       return;
     }
     if (passthrough) {
@@ -87,10 +90,12 @@ export async function serveTape(tapeOrPath: ProtocolTape | string, options: Serv
       log(`  closest recorded request (${oneLine(tape.path)}:${closest.candidate.pair.line}): ${shown(closest.candidate.request)}\n`);
       for (const d of closest.details) log(`    ${shown(d)}\n`);
     }
-    output.write(unmatchedReply(request));
+    const reply = unmatchedReply(request);
+    output.write(contentLength ? frameMessage(reply.replace(/\n$/, '')) : reply);
   };
 
-  const lines = new LineSplitter();
+  // A tape recorded in Content-Length framing (LSP, DAP) is served in it: messages in, framed messages out.
+  const lines = contentLength ? new ContentLengthSplitter() : new LineSplitter();
   let clientGone = false;
   // A client that hangs up early (EPIPE) ends the conversation; it is not a crash.
   output.on('error', () => {

@@ -54,6 +54,14 @@ export interface PlannedStep {
   accepted: string[];
   /** The screen this step is compared with: the sync key for inputs/resizes, the checkpoint key otherwise. */
   expected: string;
+  /**
+   * For a resize, and for the first input after one: how long the recording
+   * showed no output before it (ms). The replay waits for the program to be
+   * as quiet (within bounds) before acting: a resize sent while the program
+   * is still writing a frame races its redraw, and an input sent during the
+   * redraw a resize caused may land mid-frame.
+   */
+  quietMs?: number;
 }
 
 export interface TerminalPlan {
@@ -105,6 +113,8 @@ export async function planTerminalReplay(path: string, options: PlanOptions = {}
   let time = 0;
   let outputSinceStep = true; // the program's first screen is awaited like any other
   let collecting: PlannedStep | undefined; // the input/resize whose lookahead screens are being gathered
+  let lastOutput = 0; // time (s) of the last output event
+  let afterResize = false; // a resize came since the last input
   const secrets = new Set<string>();
   const secretEnv = { ...(options.baseEnv ?? process.env), ...options.env };
   try {
@@ -115,6 +125,7 @@ export async function planTerminalReplay(path: string, options: PlanOptions = {}
         for (const n of placeholdersIn(event.data)) secrets.add(n);
         const written = screen.write(eventBytes(event));
         outputSinceStep = true;
+        lastOutput = event.time;
         if (collecting && collecting.accepted.length < MAX_LOOKAHEAD_SCREENS) {
           await written;
           const key = syncKey(screen, compare);
@@ -129,6 +140,9 @@ export async function planTerminalReplay(path: string, options: PlanOptions = {}
         exitLine = event.line;
       }
       if (!step) continue;
+      if (step.kind === 'resize' || (step.kind === 'input' && afterResize)) step.quietMs = Math.max(0, (event.time - lastOutput) * 1000);
+      if (step.kind === 'resize') afterResize = true;
+      else if (step.kind === 'input') afterResize = false;
       steps.push(step);
       lineNumbers.add(event.line);
       const acts = step.kind === 'input' || step.kind === 'resize';

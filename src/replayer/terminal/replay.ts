@@ -15,7 +15,7 @@ import { DEFAULT_STEP_TIMEOUT_MS } from './defaults.js';
 import { castFromLive, rewriteCastFromLive, type StepRef } from './update.js';
 import { tapeDecision } from '../../core/golden/store.js';
 import { goldenPaths } from '../../core/golden/paths.js';
-import { exitWithin, waitForScreenKey, type ScreenWaitOutcome } from './wait.js';
+import { exitWithin, waitForQuiet, waitForScreenKey, type ScreenWaitOutcome } from './wait.js';
 
 export type { CheckpointScreenshot, ScreenshotCheckpointOptions } from './screenshot.js';
 
@@ -269,6 +269,12 @@ class TerminalReplay {
         this.record(step, 'drifted', outcome.key, outcome.waitedMs);
         if (this.stopped) return;
       }
+    }
+    if (step.quietMs !== undefined && (!outcome || outcome.matched)) {
+      // Around a resize: act once the program is as quiet as recorded, on the recorded screen (wait.ts).
+      await waitForQuiet(this.terminal, step.quietMs, this.timeoutMs);
+      const again = outcome && this.terminal.running ? await this.wait(step.accepted, this.syncKeyNow) : undefined;
+      if (again?.matched) outcome = { ...again, waitedMs: outcome!.waitedMs + again.waitedMs };
     }
     if (!this.terminal.running) {
       await this.terminal.screen.flush();

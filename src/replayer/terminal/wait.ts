@@ -80,3 +80,18 @@ export function exitWithin<T>(exited: Promise<T>, timeoutMs: number): Promise<T 
   const timeout = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), timeoutMs)));
   return Promise.race([exited, timeout]).finally(() => clearTimeout(timer));
 }
+
+/** Bounds on the quiet awaited around a resize (the recorded quiet, clamped): enough to tell a frame under way, never a human pause. */
+export const QUIET_MIN_MS = 30;
+export const QUIET_MAX_MS = 150;
+
+/**
+ * Waits until the program wrote nothing for as long as the recording showed
+ * before the step (`recordedQuietMs`, clamped to QUIET_MIN_MS..QUIET_MAX_MS).
+ * A program still writing after `timeoutMs` is acted on anyway (its screen
+ * wait already passed).
+ */
+export async function waitForQuiet(terminal: Terminal, recordedQuietMs: number, timeoutMs: number): Promise<void> {
+  const idleMs = Math.min(QUIET_MAX_MS, Math.max(QUIET_MIN_MS, recordedQuietMs));
+  await terminal.waitForIdle(idleMs, { timeoutMs }).catch(() => undefined);
+}

@@ -4,7 +4,7 @@ import { Worker } from 'node:worker_threads';
 import { TapedeckError, type ErrorCode } from '../../core/diagnostics/errors.js';
 import type { CastHeader } from '../../tape/asciicast/events.js';
 import { castSteps, type CastPosition, type CastStep } from './steps.js';
-import { Screen } from '../screen/screen.js';
+import { loadScreenPackages, Screen } from '../screen/screen.js';
 
 export type { CastPosition } from './steps.js';
 
@@ -32,8 +32,6 @@ function fileSize(path: string): number {
   }
 }
 
-/** Output handed to xterm before waiting for it to catch up: keeps memory flat on huge tapes. */
-const MAX_IN_FLIGHT = 4 * 1024 * 1024;
 
 type ErrorStep = { kind: 'error'; error: { code?: ErrorCode; message: string; location?: { file: string; line?: number }; details?: Record<string, unknown> } };
 
@@ -81,8 +79,9 @@ export async function playCast(path: string, position?: CastPosition, options: {
   // The worker pays off when parsing a big tape can overlap with xterm; starting one costs ~40 ms.
   const useWorker = existsSync(fileURLToPath(WORKER_URL)) && fileSize(path) >= WORKER_MIN_BYTES;
   const steps = useWorker ? workerSteps(path, position) : castSteps(path, position);
+  // The worker starts on its own thread; loading xterm here meanwhile takes that time off the wall clock.
+  if (useWorker) loadScreenPackages();
   let played: PlayedCast | undefined;
-  let inFlight = 0;
   let end: Extract<CastStep, { kind: 'end' }> | undefined;
   try {
     let parsed = 0;
@@ -97,11 +96,9 @@ export async function playCast(path: string, position?: CastPosition, options: {
       }
       const screen = played!.screen;
       if (step.kind === 'output') {
-        const size = step.bytes.length;
-        inFlight += size;
-        void screen.write(step.bytes).then(() => (inFlight -= size));
-        if (inFlight > MAX_IN_FLIGHT) await screen.flush();
-        parsed = size; // acked on the next pull; the in-flight limit bounds what is unparsed
+        // Parsed on this tick (nothing waits on this screen yet); memory stays bounded by the reader's acks.
+        screen.writeNow(step.bytes);
+        parsed = step.bytes.length; // acked on the next pull
       } else if (step.kind === 'resize') {
         screen.resize(step.rows, step.cols);
       } else if (step.kind === 'exit') {

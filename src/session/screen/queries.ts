@@ -39,17 +39,40 @@ export function answerQueries(term: XTerm, colors: { foreground: string; backgro
     reply(`\x1bP>|${TERMINAL_NAME}(${packageVersion()})\x1b\\`);
     return true;
   });
-  // OSC 10 ; ? ; ? asks for 10 and then 11 (each further parameter is the next colour, as in xterm).
+  // OSC 10 ; ? ; ? asks for 10 and then 11 (each further parameter is the next colour, as in xterm);
+  // a colour the program set is what a later query reports; OSC 110 / 111 reset it.
+  const current: Record<number, string> = { 10: xtermRgb(colors.foreground), 11: xtermRgb(colors.background) };
+  const initial = { ...current };
   for (const first of [10, 11]) {
     term.parser.registerOscHandler(first, (data) => {
       const parts = data.split(';');
-      if (!parts.every((p) => p === '?')) return false; // setting a colour: xterm.js's own handler
-      parts.forEach((_, i) => {
+      parts.forEach((part, i) => {
         const code = first + i;
-        const color = code === 10 ? colors.foreground : code === 11 ? colors.background : undefined;
-        if (color) reply(`\x1b]${code};${xtermRgb(color)}\x1b\\`);
+        if (!(code in current)) return;
+        if (part === '?') reply(`\x1b]${code};${current[code]}\x1b\\`);
+        else current[code] = parseColor(part) ?? current[code];
       });
-      return true;
+      return parts.every((p) => p === '?'); // a set goes on to xterm.js's own handler too
     });
   }
+  for (const code of [10, 11]) {
+    term.parser.registerOscHandler(100 + code, () => {
+      current[code] = initial[code];
+      return false;
+    });
+  }
+}
+
+/** An X colour spec (`#rgb`, `#rrggbb`, `#rrrrggggbbbb`, `rgb:r/g/b` with 1-4 hex digits) as xterm reports it, 16 bits a channel. */
+export function parseColor(spec: string): string | undefined {
+  const scale = (h: string) => Math.round((parseInt(h, 16) / (16 ** h.length - 1)) * 0xffff).toString(16).padStart(4, '0');
+  let channels: string[] | undefined;
+  const hash = /^#((?:[0-9a-f]{3}){1,4})$/i.exec(spec);
+  if (hash) {
+    const n = hash[1].length / 3;
+    channels = [0, 1, 2].map((i) => hash[1].slice(i * n, (i + 1) * n));
+  }
+  const rgb = /^rgb:([0-9a-f]{1,4})\/([0-9a-f]{1,4})\/([0-9a-f]{1,4})$/i.exec(spec);
+  if (rgb) channels = rgb.slice(1, 4);
+  return channels ? `rgb:${channels.map(scale).join('/')}` : undefined;
 }

@@ -2,13 +2,19 @@ import type { IBufferCell, Terminal as XTerm } from '@xterm/headless';
 import { optionalPackage } from '../../core/lazy-package.js';
 import { RepeatGuard } from './vt-guard.js';
 import { resolveColor, type CellColor } from './colors.js';
-import { useGlibcWidths } from './unicode-widths.js';
+import { preloadWidths, useGlibcWidths } from './unicode-widths.js';
 import { MouseEncodingTracker, trackingFromXterm, type MouseModes } from '../input/mouse.js';
 import { answerQueries } from './queries.js';
 import { dropUnjoinedZeroWidth } from './zero-width.js';
 
 // Loaded with the first screen: importing the library for a protocol replay does not pay for xterm.
 const xtermHeadless = optionalPackage<typeof import('@xterm/headless')>('@xterm/headless');
+
+/** Loads xterm and the width tables now (a cast player does it while its reader thread starts). */
+export function loadScreenPackages(): void {
+  xtermHeadless();
+  preloadWidths();
+}
 
 export type { CellColor } from './colors.js';
 
@@ -115,6 +121,22 @@ export class Screen {
       }),
     );
     return this.pending;
+  }
+
+  /**
+   * Parses bytes at once, on this tick, when nothing else is queued (else as
+   * write()). For playing a cast, where nothing waits on the screen meanwhile:
+   * xterm's own queue slices its work by a timer (12 ms of parsing, then a
+   * setTimeout, at least 1 ms in Node), which alone cost about 8% of playing a
+   * large cast, plus a promise per write.
+   */
+  writeNow(raw: Uint8Array | string): void {
+    const core = (this.xterm as unknown as { _core?: { writeSync?: (data: Uint8Array | string) => void } })._core;
+    if (this.inFlight > 0 || typeof core?.writeSync !== 'function') {
+      void this.write(raw);
+      return;
+    }
+    core.writeSync(this.guard.filter(raw));
   }
 
   /** Settles when every write so far is parsed. */

@@ -96,6 +96,11 @@ function provider(): ReturnType<typeof createWidthProvider> {
   return shared;
 }
 
+/** Builds the shared provider now (loads the Unicode 11 addon). */
+export function preloadWidths(): void {
+  provider();
+}
+
 /** Switches an xterm.js terminal (headless or not) to glibc widths. */
 export function useGlibcWidths(unicode: UnicodeApi): void {
   unicode.register(provider());

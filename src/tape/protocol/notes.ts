@@ -22,15 +22,17 @@ import { checkWireNote, type WireNote } from './wire.js';
  *   {"run_start":6,"single_shot":true}
  *      a recording run (a fresh server) starts at tape pair 6: a run appended
  *      to the tape, which seed 000 ends at end of input without a halt line;
- *      `single_shot` when that run was one request with stdin closed
+ *      `single_shot` when that run was one request with stdin closed;
+ *      `"framing":"content-length"` when it spoke LSP/DAP framing (its pairs'
+ *      requests and response lines are the messages' JSON bodies)
  */
 export interface TapeNotes {
   path: string;
   bytes: Buffer;
   /** 0-based tape pair index → how it travelled. */
   wire: Map<number, WireNote>;
-  /** 0-based tape pair index → a run starts there. */
-  runStarts: Map<number, { singleShot: boolean }>;
+  /** 0-based tape pair index → a run starts there (`framing`: content-length, LSP/DAP). */
+  runStarts: Map<number, { singleShot: boolean; framing?: string }>;
   /** Exchanges kept only in the notes, each before the 0-based tape pair `before` (count: after the last). */
   exchanges: NotesExchange[];
   /** Checked once the tape's pairs are known. */
@@ -98,7 +100,8 @@ export function parseNotes(path: string, bytes: Buffer): TapeNotes {
       notes.checks.push({ index: n - 1, line: l.line, sha: o.sha as string | undefined, kind });
     } else if (kind === 'run_start') {
       if (o.single_shot !== undefined && typeof o.single_shot !== 'boolean') throw bad('"single_shot" must be true or false');
-      notes.runStarts.set(n - 1, { singleShot: o.single_shot === true });
+      if (o.framing !== undefined && o.framing !== 'content-length') throw bad(`"framing" must be "content-length", got ${JSON.stringify(o.framing)}`);
+      notes.runStarts.set(n - 1, o.framing === undefined ? { singleShot: o.single_shot === true } : { singleShot: o.single_shot === true, framing: o.framing });
       notes.checks.push({ index: n - 1, line: l.line, kind });
     } else {
       if (typeof o.request !== 'string') throw bad('"request" must be a string');
@@ -147,6 +150,6 @@ export function exchangeNoteLine(before: number, pairLine: string, wire: WireNot
 }
 
 /** A notes line: a recording run starts at tape pair `pair` (1-based). */
-export function runStartLine(pair: number, singleShot: boolean): string {
-  return JSON.stringify(singleShot ? { run_start: pair, single_shot: true } : { run_start: pair });
+export function runStartLine(pair: number, singleShot: boolean, framing?: string): string {
+  return JSON.stringify({ run_start: pair, ...(singleShot ? { single_shot: true } : {}), ...(framing ? { framing } : {}) });
 }

@@ -31,6 +31,8 @@ export interface TapePair {
   runStart?: boolean;
   /** That run was single-shot: one request, stdin closed. */
   singleShot?: boolean;
+  /** The run this pair belongs to spoke Content-Length framing (from its notes' run start). */
+  framing?: string;
 }
 
 export interface ProtocolTape {
@@ -159,7 +161,7 @@ export function parseProtocolTape(path: string, bytes: Buffer, options: { quiet?
   return reader.finish(options.quiet);
 }
 
-type PairExtras = Pick<TapePair, 'wire' | 'inNotes' | 'runStart' | 'singleShot'>;
+type PairExtras = Pick<TapePair, 'wire' | 'inNotes' | 'runStart' | 'singleShot' | 'framing'>;
 
 /**
  * Lines to pairs. A last line without its newline that does not parse is what
@@ -219,8 +221,9 @@ class TapeLines {
       if (run) {
         pair.runStart = true;
         if (run.singleShot) pair.singleShot = true;
+        if (run.framing) pair.framing = run.framing;
       }
-      if (wire || run) this.extras.set(this.count, { ...(wire ? { wire } : {}), ...(run ? { runStart: true, ...(run.singleShot ? { singleShot: true } : {}) } : {}) });
+      if (wire || run) this.extras.set(this.count, { ...(wire ? { wire } : {}), ...(run ? { runStart: true, ...(run.singleShot ? { singleShot: true } : {}), ...(run.framing ? { framing: run.framing } : {}) } : {}) });
     }
     this.store(pair);
   }

@@ -23,7 +23,7 @@ afterAll(async () => {
 async function bytesProgram(modes: string[], size = { rows: 40, cols: 240 }): Promise<Terminal> {
   const t = spawnTerminal('python3', [BYTES, ...modes], size);
   terminals.push(t);
-  await t.waitForText(`ready ${modes.join(' ') || 'none'}`);
+  await t.waitForText(`ready ${modes.join(' ') || 'none'}`, { timeoutMs: 30_000 }); // python3 starts slowly on a loaded machine
   return t;
 }
 
@@ -141,7 +141,7 @@ describe.concurrent('mouse input drives real programs', () => {
   it('python curses decodes each click, modifier and wheel notch where it was sent', async () => {
     const t = spawnTerminal('python3', [CURSES], { rows: 24, cols: 80 });
     terminals.push(t);
-    await t.waitForText('curses mouse ready');
+    await t.waitForText('curses mouse ready', { timeoutMs: 30_000 });
     expect(t.screen.mouseModes.tracking).not.toBe('none');
     t.click(5, 10);
     await t.waitForText('mouse row=5 col=10 BUTTON1');
@@ -157,7 +157,7 @@ describe.concurrent('mouse input drives real programs', () => {
       writeFileSync(join(dir, 'f.txt'), Array.from({ length: 100 }, (_, i) => `line ${i + 1} of the file`).join('\n'));
       const t = spawnTerminal('vim', ['-u', 'NONE', '-i', 'NONE', '-N', '-c', 'set mouse=a', 'f.txt'], { rows: 20, cols: 60, cwd: dir, env: { HOME: dir } });
       terminals.push(t);
-      await t.waitForText('line 1 of the file');
+      await t.waitForText('line 1 of the file', { timeoutMs: 30_000 });
       await t.waitForStable(100);
       expect(t.screen.mouseModes.tracking).not.toBe('none');
       t.click(6, 8);
@@ -177,8 +177,8 @@ describe.concurrent('mouse input drives real programs', () => {
       for (const name of ['alpha', 'beta', 'gamma']) writeFileSync(join(home, `${name}.txt`), `${name.toUpperCase()}-CONTENT\n`);
       const t = spawnTerminal('mc', ['-u', home, home], { rows: 24, cols: 80, cwd: home, env: { HOME: home } });
       terminals.push(t);
-      await t.waitForText('gamma.txt');
-      await t.waitForStable(200);
+      await t.waitForText('gamma.txt', { timeoutMs: 30_000 });
+      await t.waitForStable(200, { timeoutMs: 30_000 });
       expect(t.screen.mouseModes).toMatchObject({ tracking: 'button', encoding: 'sgr' });
       const row = (await t.snapshot()).visibleLines.findIndex((l) => l.includes('beta.txt'));
       expect(t.click(row, 3).sent).toBe(true);

@@ -1,0 +1,71 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { CLI, ROOT, run, tapedeckInProcess, useTempDirs } from '../helpers/cli.js';
+
+/**
+ * Issue 30: Content-Length framing (LSP) recorded, replayed and served with real
+ * language servers (vscode-langservers-extracted's JSON server and
+ * typescript-language-server, pinned), driven by an editor-like client.
+ */
+const temp = useTempDirs();
+const FIX = join(ROOT, 'test/fixtures/protocol');
+const CLIENT = ['node', join(FIX, 'lsp-client.mjs')];
+const JSON_SERVER = ['node', join(ROOT, 'node_modules/vscode-langservers-extracted/bin/vscode-json-language-server'), '--stdio'];
+const TS_SERVER = ['node', join(ROOT, 'node_modules/typescript-language-server/lib/cli.mjs'), '--stdio'];
+const teed = (log: string, server: string[]) => ['sh', '-c', `tee ${log} | exec ${server.join(' ')}`];
+const pairsOf = (tape: string) => readFileSync(tape, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { request: string; response: string });
+
+describe('Content-Length framing (LSP)', () => {
+  test('the JSON language server: one JSON value per message, paired by id; replay sends the same bytes and exits 0; serve answers the client', async () => {
+    const dir = temp();
+    const tape = join(dir, 'json-lsp.ndjson');
+    const doc = join(FIX, 'lsp/a.json');
+    const direct = await run([...CLIENT, doc, 'json', '--', ...JSON_SERVER]);
+    expect(direct.code, direct.stderr).toBe(0);
+    const recorded = await run([...CLIENT, doc, 'json', '--', 'node', CLI, 'record', '--out', tape, '--', ...teed(join(dir, 'recorded.bin'), JSON_SERVER)]);
+    expect(recorded.code, recorded.stderr).toBe(0);
+    expect(recorded.stdout).toBe(direct.stdout);
+    const pairs = pairsOf(tape);
+    expect(pairs.map((p) => JSON.parse(p.request).method)).toEqual(['initialize', 'initialized', 'textDocument/didOpen', 'textDocument/documentSymbol', 'textDocument/hover', 'shutdown', 'exit']);
+    // Every tape line stays seed 000's two keys; the framing is noted beside the tape, with the run's start.
+    expect(pairs.every((p) => Object.keys(p).join() === 'request,response')).toBe(true);
+    expect(readFileSync(`${tape}.notes`, 'utf8')).toBe('{"run_start":1,"framing":"content-length"}\n');
+    for (const p of pairs) for (const m of p.response.split('\n').filter(Boolean)) expect(() => JSON.parse(m)).not.toThrow();
+    expect(JSON.parse(pairs[3].response.trim().split('\n').at(-1)!)).toMatchObject({ id: 2, result: [{ name: 'name' }, { name: 'answer' }, { name: 'list' }] });
+
+    // Replay: the server receives the bytes the client sent, headers included.
+    const replay = await tapedeckInProcess(['replay', tape, '--', ...teed(join(dir, 'replayed.bin'), JSON_SERVER)]);
+    expect(replay.stderr).toContain('7 pair(s), 0 drift(s)');
+    expect(replay.code).toBe(0);
+    expect(readFileSync(join(dir, 'replayed.bin'))).toEqual(readFileSync(join(dir, 'recorded.bin')));
+
+    // A changed recorded answer is drift with its JSON path.
+    const changed = join(dir, 'changed.ndjson');
+    writeFileSync(changed, readFileSync(tape, 'utf8').replace('\\"detail\\":\\"tapedeck\\"', '\\"detail\\":\\"tapedesk\\"'));
+    writeFileSync(`${changed}.notes`, readFileSync(`${tape}.notes`));
+    const drift = await tapedeckInProcess(['replay', changed, '--', ...JSON_SERVER]);
+    expect(drift.code).toBe(1);
+    expect(drift.stderr).toContain('$.result[0].detail: expected "tapedesk", got "tapedeck"');
+
+    // Serve: the client gets the same answers from the tape, framed.
+    const served = await run([...CLIENT, doc, 'json', '--', 'node', CLI, 'serve', tape]);
+    expect(served.code, served.stderr).toBe(0);
+    expect(served.stdout).toBe(direct.stdout);
+  });
+
+  test('typescript-language-server: its workspace/configuration request answered from the tape; replay exits 0, serve answers the client', { timeout: 150_000 }, async () => {
+    const tape = join(temp(), 'ts-lsp.ndjson');
+    const doc = join(FIX, 'lsp/a.ts');
+    const recorded = await run([...CLIENT, doc, 'typescript', '--', 'node', CLI, 'record', '--out', tape, '--', ...TS_SERVER], { timeoutMs: 60_000 });
+    expect(recorded.code, recorded.stderr).toBe(0);
+    expect(recorded.stdout).toContain('const answer: number');
+    expect(readFileSync(tape, 'utf8')).toContain('workspace/configuration');
+    const replay = await tapedeckInProcess(['replay', tape, '--timeout-ms', '45000', '--', ...TS_SERVER]);
+    expect(replay.stderr).toContain('0 drift(s)');
+    expect(replay.code).toBe(0);
+    const served = await run([...CLIENT, doc, 'typescript', '--', 'node', CLI, 'serve', tape]);
+    expect(served.code, served.stderr).toBe(0);
+    expect(served.stdout).toBe(recorded.stdout);
+  });
+});

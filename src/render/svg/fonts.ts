@@ -19,7 +19,7 @@ export interface FontSource {
   /** CSS font-weight/font-style of the face. */
   weight: 'normal' | 'bold';
   style: 'normal' | 'italic';
-  /** The file in node_modules. */
+  /** The file in node_modules (or in dist/fonts/, the @fontsource fonts tapedeck carries). */
   file: string;
   /** Code point ranges the file declares (the whole range for DejaVu). */
   ranges: readonly (readonly [number, number])[];

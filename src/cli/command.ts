@@ -1,6 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { usageError } from '../core/diagnostics/errors.js';
+import { TapedeckError, usageError } from '../core/diagnostics/errors.js';
 import { parseOptions, splitCommand } from './args.js';
 import { formatHelp } from './help.js';
 import type { CliIO } from './io.js';
@@ -113,11 +113,28 @@ export function defineCommand<const O extends OptionSpecs>(definition: CommandDe
         }
         return await definition.run(parse(argv, io));
       } catch (err) {
-        definition.onError?.(err, argv, io);
+        if (definition.onError) definition.onError(err, argv, io);
+        // Under --json a failure is an envelope on stdout too (seed 002 §1.3), as the agent-tty bin prints.
+        else if (wantsJson(argv)) io.stdout.write(`${JSON.stringify(await failureEnvelope(definition.name, err))}\n`);
         throw err;
       }
     },
   };
+}
+
+/** The command's own options ask for JSON: --json, or snapshot's --format structured (json). */
+function wantsJson(argv: string[]): boolean {
+  const own = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
+  return own.includes('--json') || own.some((a, i) => (a === '--format' && /^(structured|json)$/.test(own[i + 1] ?? '')) || /^--format=(structured|json)$/.test(a));
+}
+
+async function failureEnvelope(command: string, err: unknown): Promise<Record<string, unknown>> {
+  const { errorEnvelope } = await import('../core/diagnostics/envelope.js'); // only on this path: a start-up loads none of it
+  if (err instanceof TapedeckError) {
+    const details = { ...(err.details ?? {}), ...(err.location ? { location: err.location } : {}) };
+    return errorEnvelope(command, { code: err.code, message: err.describe(), details });
+  }
+  return errorEnvelope(command, { code: 'INTERNAL_ERROR', message: `internal error: ${(err as Error)?.message ?? String(err)}` });
 }
 
 /**

@@ -25,6 +25,7 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Run
   replay: { summary: 'replay tapes against a fresh process and report drift', load: of(() => import('./commands/replay.js')) },
   report: { summary: 'replay tapes and write a self-contained HTML report of the run', load: of(() => import('./commands/report.js')) },
   serve: { summary: 'answer a client from a protocol tape (a stand-in server)', load: of(() => import('./commands/serve.js')) },
+  vhs: { summary: 'run charmbracelet/vhs .tape scripts and check their .txt/.ascii/.cast outputs as goldens', load: of(() => import('./commands/vhs.js')) },
   snapshot: { summary: 'print the screen of a terminal tape at a marker or time', load: of(() => import('./commands/snapshot.js')) },
   screenshot: { summary: 'render the screen of a terminal tape to a PNG (or an SVG)', load: of(() => import('./commands/screenshot.js')) },
   doctor: { summary: 'check Chromium, fonts, PTYs and the home directory', load: of(() => import('./commands/doctor.js')) },

@@ -12,6 +12,7 @@ import { toMatchScreen, type ScreenGoldenMatcherOptions } from './screen.js';
 import { toMatchExchange, toReplayCleanly, type ProtocolMatcherOptions } from './protocol.js';
 import { toMatchScreenshot, type ScreenshotMatcherOptions } from './screenshot.js';
 import type { TerminalReplayMatcherOptions } from './terminal-replay.js';
+import { toMatchVhsOutputs, type VhsMatcherOptions } from './vhs.js';
 import { goldenRoot, projectRoot, resetGoldenCounters, type MatcherStateLike, type TaskLike } from './context.js';
 import { cleanUpTestTerminals, endTerminalsOf, rememberTerminalsBeforeTest } from './cleanup.js';
 import { reportObsoleteGoldens } from './obsolete.js';
@@ -20,7 +21,7 @@ import { candidatePaths, summaryLine, takeTally } from './summary.js';
 import { notePendingRoots } from '../core/golden/roots.js';
 import { REPORTER_KEY } from './reporter.js';
 
-const matchers = { toContainText, toHaveText, toHaveCursorAt, toHaveExited, toMatchScreen, toMatchScreenshot, toReplayCleanly, toMatchExchange };
+const matchers = { toContainText, toHaveText, toHaveCursorAt, toHaveExited, toMatchScreen, toMatchScreenshot, toReplayCleanly, toMatchExchange, toMatchVhsOutputs };
 expect.extend(matchers);
 requireAwait(Object.keys(matchers));
 
@@ -109,6 +110,8 @@ interface TapedeckMatchers<T = unknown> {
       (options?: TerminalReplayMatcherOptions): Promise<void>;
     }
   >;
+  /** Runs a VHS tape (`expect('demo.tape')`) and checks its .txt/.ascii/.cast outputs as goldens. */
+  toMatchVhsOutputs: OnTape<T, (options?: VhsMatcherOptions) => Promise<void>>;
   /** Sends requests to a fresh server (the command) and compares the responses with a protocol-tape golden. */
   toMatchExchange: OnCommand<T, (requests: string | string[], options?: ProtocolMatcherOptions) => Promise<void>>;
 }
@@ -118,4 +121,4 @@ declare module 'vitest' {
   interface Matchers<T = any> extends TapedeckMatchers<T> {}
 }
 
-export type { TapedeckMatchers, ScreenGoldenMatcherOptions, TextAssertionOptions, ProtocolMatcherOptions, ScreenshotMatcherOptions, TerminalReplayMatcherOptions };
+export type { TapedeckMatchers, ScreenGoldenMatcherOptions, TextAssertionOptions, ProtocolMatcherOptions, ScreenshotMatcherOptions, TerminalReplayMatcherOptions, VhsMatcherOptions };

@@ -86,8 +86,17 @@ export function canonicalProfile(name: string): string {
 /** A built-in profile by name, or the profile object given. Unknown names are usage errors. */
 export function resolveProfile(profile: string | RenderProfile | undefined): RenderProfile {
   if (profile === undefined) {
-    const fromEnv = process.env.AGENT_TTY_PROFILE || process.env.TAPEDECK_PROFILE || DEFAULT_PROFILE;
-    return PROFILES[PROFILE_ALIASES[fromEnv] ?? fromEnv] ?? PROFILES[DEFAULT_PROFILE];
+    const variable = process.env.AGENT_TTY_PROFILE ? 'AGENT_TTY_PROFILE' : process.env.TAPEDECK_PROFILE ? 'TAPEDECK_PROFILE' : undefined;
+    if (!variable) return PROFILES[DEFAULT_PROFILE];
+    // A profile named in the environment is as much the user's choice as --profile: a wrong one is bad input, not ignored.
+    const named = process.env[variable]!;
+    const found = PROFILES[PROFILE_ALIASES[named] ?? named];
+    if (!found) {
+      throw new TapedeckError('INVALID_RENDER_PROFILE', `unknown render profile ${JSON.stringify(named)} in ${variable} (known: ${profileNames().join(', ')}; aliases: ${Object.keys(PROFILE_ALIASES).join(', ')})`, {
+        details: { profile: named, variable, known: profileNames() },
+      });
+    }
+    return found;
   }
   if (typeof profile !== 'string') return profile;
   const found = PROFILES[PROFILE_ALIASES[profile] ?? profile];

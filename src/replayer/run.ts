@@ -24,7 +24,8 @@ export async function expandTapes(patterns: readonly string[]): Promise<string[]
       continue;
     }
     const { glob } = await import('tinyglobby'); // only a pattern with wildcards needs it
-    const matches = await glob(pattern, { onlyFiles: true, expandDirectories: false });
+    // A tape's notes file (tape/protocol/notes.ts) rides with its tape; a glob never takes it for one.
+    const matches = (await glob(pattern, { onlyFiles: true, expandDirectories: false })).filter((m) => !/\.notes(\.new)?$/.test(m));
     if (matches.length === 0) throw new TapedeckError('TD2002', `no tape matches ${JSON.stringify(pattern)}`);
     for (const m of matches) out.add(m);
   }

@@ -6,7 +6,7 @@ import { describe, expect, test } from 'vitest';
 import { ROOT, tapedeck, tapedeckInProcess } from '../helpers/cli.js';
 
 /** The command definitions (cli/command.ts) in-process: one help style, strict options, main() reentrant. */
-const COMMANDS = ['record', 'replay', 'report', 'serve', 'snapshot', 'screenshot', 'doctor', 'export', 'review', 'fix', 'explain', 'version'];
+const COMMANDS = ['record', 'replay', 'report', 'serve', 'snapshot', 'screenshot', 'doctor', 'export', 'review', 'fix', 'explain', 'version', 'vhs'];
 type CommandModule = typeof import('../../src/cli/commands/explain.js');
 const load = (name: string) => import(pathToFileURL(join(ROOT, `dist/cli/commands/${name}.js`)).href) as Promise<CommandModule>;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tapedeck, tempDir } from '../helpers/cli.js';
 
@@ -49,6 +49,22 @@ describe('tapedeck doctor', () => {
       expect(byName['rasteriser'].detail).toMatch(/^tapedeck-raster \d+, @napi-rs\/canvas 1\.1\.1, no browser$/);
       expect(byName['chromium-found'].warning).toMatch(/HTML report/);
       expect(byName['ffmpeg'].warning).toMatch(/webm/);
+    } finally {
+      home.cleanup();
+    }
+  });
+
+  it('--json says ok:false in a failure envelope when it exits 8; a home others can write fails (seed 002 §19)', async () => {
+    const home = tempDir('tapedeck-doctor-open-');
+    try {
+      chmodSync(home.dir, 0o777);
+      const r = await tapedeck(['doctor', '--json'], { env: { TAPEDECK_HOME: home.dir, TAPEDECK_CHROMIUM: '/nonexistent' } });
+      expect(r.code).toBe(8);
+      const env = JSON.parse(r.stdout);
+      expect(env).toMatchObject({ ok: false, command: 'doctor', error: { code: 'INTERNAL_ERROR', retryable: false, details: { ok: false, exitCode: 8 } } });
+      expect(env.error.message).toMatch(/^\d+ check\(s\) failed: home-directory$/);
+      const check = env.error.details.checks.find((c: { name: string }) => c.name === 'home-directory');
+      expect(check).toMatchObject({ ok: false, detail: `${home.dir} is writable by everyone (mode 777)`, fix: `chmod 700 ${home.dir}` });
     } finally {
       home.cleanup();
     }

@@ -71,6 +71,10 @@ describe('tapedeck export', () => {
     expect(stream.codec_name).toBe('vp8');
     expect(stream.width).toBeGreaterThan(100);
     expect(statSync(out).size).toBeGreaterThan(1000);
+    // Reproducible (seed 002 §16.3): the same cast and profile give the same bytes.
+    const again = join(dir, 'again.webm');
+    expect((await tapedeck(['export', V3, '--format', 'webm', '--fps', '5', '--out', again], { timeoutMs: 60_000 })).code).toBe(0);
+    expect(readFileSync(again).equals(readFileSync(out))).toBe(true);
   }, 60_000);
 
   test('bad input: unknown format, malformed cast', async () => {

@@ -74,7 +74,7 @@ describe('architecture', () => {
   // module and the CLI's own helpers, nothing a run needs (bench/cli-start.mjs measures it).
   // and what the bin itself runs at exit (plumbing/process/shutdown.ts: a list of closers, no imports).
   const helpConstants = ['replayer/terminal/defaults.ts', 'render/profile-names.ts', 'plumbing/process/shutdown.ts'];
-  for (const command of ['replay', 'report', 'record', 'serve', 'explain', 'fix', 'version']) {
+  for (const command of ['replay', 'report', 'record', 'serve', 'explain', 'fix', 'version', 'vhs']) {
     it(`tapedeck ${command} --help loads only cli/ and core/ modules`, () => {
       const loaded = eagerClosure(graph, ['cli/main.ts', `cli/commands/${command}.ts`]);
       const beyond = [...loaded].filter((f) => f.endsWith('.ts') && !f.startsWith('cli/') && !f.startsWith('core/') && !helpConstants.includes(f));

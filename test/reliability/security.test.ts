@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { join } from 'node:path';
 import { CLI, processAlive, ROOT, run, tapedeck, tapedeckInProcess, useTempDirs } from '../helpers/cli.js';
 import { terminalSafe } from '../../src/core/text/terminal-safe.js';
-import { redact } from '../../src/core/text/redact.js';
+import { redact, restore } from '../../src/core/text/redact.js';
 
 const temp = useTempDirs();
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
@@ -94,8 +94,12 @@ describe('secrets', () => {
   const SECRET = 'tok/abc.123-XYZ';
   it('JSON-escaped forms are redacted: \\/ and \\u escapes in either case', () => {
     const env = { TOKEN: 'a/b<c>é' };
-    for (const form of ['a/b<c>é', 'a\\/b<c>é', 'a/b\\u003cc\\u003e\\u00e9', 'a\\/b\\u003Cc\\u003E\\u00E9']) {
-      expect(redact(`x${form}y`, ['TOKEN'], env)).toBe('x{{tapedeck.env.TOKEN}}y');
+    expect(redact('xa/b<c>éy', ['TOKEN'], env)).toBe('x{{tapedeck.env.TOKEN}}y');
+    // An escaped spelling is hidden too, under a placeholder that says how to spell the value back.
+    for (const form of ['a\\/b<c>é', 'a/b\\u003cc\\u003e\\u00e9', 'a\\/b\\u003Cc\\u003E\\u00E9']) {
+      const stored = redact(`x${form}y`, ['TOKEN'], env);
+      expect(stored).toMatch(/^x\{\{tapedeck\.env\.TOKEN\|[^}]+\}\}y$/);
+      expect(restore(stored, env)).toBe(`x${form}y`);
     }
   });
 

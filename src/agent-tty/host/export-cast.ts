@@ -5,6 +5,13 @@ import { fromStored, readEventLog } from './event-store.js';
 import type { SessionRecord } from '../manifest.js';
 import { sessionPaths } from '../paths.js';
 import { END_MARKER_PREFIX } from '../protocol.js';
+import { dirname, relative, resolve } from 'node:path';
+
+/** The session's command, after `env NAME=VALUE...` for its --env additions. */
+function envArgv(record: SessionRecord): string[] {
+  const pairs = Object.entries(record.env ?? {}).map(([k, v]) => `${k}=${v}`);
+  return pairs.length === 0 ? record.command : ['env', ...pairs, ...record.command];
+}
 
 /**
  * A session's event log as an asciicast: output, the agent's inputs (typed,
@@ -25,7 +32,12 @@ export function exportSessionCast(home: string, record: SessionRecord, out: stri
     termType: record.term,
     timestamp: Math.floor(Date.parse(record.createdAt) / 1000),
     ...(record.name !== undefined ? { title: record.name } : {}),
-    argv: record.command,
+    // Replayable as the session ran: its directory (as `tapedeck record` keeps it), and its --env
+    // additions in the argv (a replay takes only terminal and locale variables from a header).
+    argv: envArgv(record),
+    cwd: record.cwd,
+    cwdFromTape: relative(dirname(resolve(out)), record.cwd) || '.',
+    ...(Object.keys(record.env ?? {}).length > 0 ? { env: record.env } : {}),
   });
   let written = 0;
   let last = 0;

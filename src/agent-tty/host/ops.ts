@@ -29,7 +29,8 @@ function int(args: Args, name: string): number {
 
 function requireRunning(host: SessionHost, what: string): void {
   if (!host.terminal.running) {
-    throw new AgentError('SESSION_NOT_RUNNING', `Session ${JSON.stringify(host.sessionId)} is not running (its program exited with code ${host.terminal.exitCode}); cannot ${what}.`, {
+    const how = host.terminal.exitSignal ? `was killed by ${host.terminal.exitSignal}` : `exited with code ${host.terminal.exitCode}`;
+    throw new AgentError('SESSION_NOT_RUNNING', `Session ${JSON.stringify(host.sessionId)} is not running (its program ${how}); cannot ${what}.`, {
       sessionId: host.sessionId,
       status: host.status,
       exitCode: host.terminal.exitCode,

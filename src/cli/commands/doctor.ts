@@ -4,7 +4,7 @@ import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { defineCommand } from '../command.js';
-import { resultEnvelope } from '../../core/diagnostics/envelope.js';
+import { errorEnvelope, resultEnvelope } from '../../core/diagnostics/envelope.js';
 import { ExitCode } from '../../core/diagnostics/exit-codes.js';
 import { spawnTerminal } from '../../session/terminal.js';
 import { socketCheck } from '../../session/socket-check.js';
@@ -22,7 +22,12 @@ export function homeDirectory(flag?: string, env: NodeJS.ProcessEnv = process.en
 export function homeCheck(dir: string): DoctorCheck {
   const name = 'home-directory';
   if (existsSync(dir)) {
-    if (!statSync(dir).isDirectory()) return { name, ok: false, detail: `${dir} is not a directory`, fix: `remove ${dir} or set TAPEDECK_HOME to a directory` };
+    const st = statSync(dir);
+    if (!st.isDirectory()) return { name, ok: false, detail: `${dir} is not a directory`, fix: `remove ${dir} or set TAPEDECK_HOME to a directory` };
+    // Sessions' sockets and manifests live there: another user who can write it could swap them.
+    if ((st.mode & 0o022) !== 0) {
+      return { name, ok: false, detail: `${dir} is writable by ${st.mode & 0o002 ? 'everyone' : 'its group'} (mode ${(st.mode & 0o777).toString(8)})`, fix: `chmod 700 ${dir}` };
+    }
     try {
       accessSync(dir, constants.W_OK | constants.X_OK);
       return { name, ok: true, detail: `${dir} is writable` };
@@ -105,7 +110,12 @@ Environment: TAPEDECK_HOME (default ~/.tapedeck), TAPEDECK_CHROMIUM (default
     const checks = await runDoctorChecks(values.home, io.env, io.cwd);
     const ok = checks.every((c) => c.ok);
     if (values.json) {
-      io.stdout.write(`${jsonForTerminal(resultEnvelope('doctor', { ok, checks }))}\n`);
+      // A failed check is a failure envelope (ok:false, seed 002 §1.3), with every check in its details.
+      const failed = checks.filter((c) => !c.ok).map((c) => c.name);
+      const envelope = ok
+        ? resultEnvelope('doctor', { ok, checks })
+        : errorEnvelope('doctor', { code: 'INTERNAL_ERROR', message: `${failed.length} check(s) failed: ${failed.join(', ')}`, details: { ok, checks, exitCode: ExitCode.environment } });
+      io.stdout.write(`${jsonForTerminal(envelope)}\n`);
     } else {
       for (const c of checks) {
         const mark = !c.ok ? 'FAIL' : c.warning ? 'warn' : 'ok  ';

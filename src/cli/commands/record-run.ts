@@ -69,8 +69,7 @@ async function recordProtocolCommand({ values, command, io }: RecordContext): Pr
       cwd: io.cwd,
       env: dir ? { ...io.env, TAPEDECK_TMPDIR: dir } : io.env,
     }).finally(() => dir && rmSync(dir, { recursive: true, force: true }));
-    if (shot.pairsNotWritten > 0) io.stderr.write(`tapedeck: ${shot.pairsNotWritten} pair(s) were not recorded to ${values.out}\n`);
-    return shot.exitCode;
+    return notRecorded(shot, values.out!, io);
   }
   const { recordProtocol } = await import('../../recorder/stdio/tap.js');
   const result = await recordProtocol({

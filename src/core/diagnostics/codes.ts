@@ -123,6 +123,31 @@ const catalogue: CodeInfo[] = [
       'rewritten with the live screen too).',
   },
   {
+    code: 'TD1201',
+    title: 'VHS text output differs',
+    explanation:
+      'A VHS tape run with `tapedeck vhs` (or `toMatchVhsOutputs`) wrote its .txt/.ascii output frame by frame, as VHS ' +
+      'writes it (the first rows of the terminal buffer after each command, then a line of 80 dashes), and a frame ' +
+      'differs from the existing file. The drift names the first differing frame, the tape line of the command ' +
+      'after which it was taken, and a diff of the two frames. Accept an intended change with `tapedeck vhs -u`, ' +
+      'or review the `.new` left beside the output with `tapedeck review`.',
+  },
+  {
+    code: 'TD1202',
+    title: 'VHS cast output differs',
+    explanation:
+      'The .cast output of a VHS tape (tapedeck\'s asciicast, one marker after each command) is compared by its ' +
+      'screens at the markers, not by its bytes or times. A screen differs from the existing cast (or the cast is ' +
+      'missing where goldens are never written). Accept with `tapedeck vhs -u` or `tapedeck review`.',
+  },
+  {
+    code: 'TD1203',
+    title: 'VHS output missing',
+    explanation:
+      'The tape declares a text Output that does not exist, and goldens are never written here (CI is set, or ' +
+      'TAPEDECK_UPDATE=none). Run the tape locally (missing outputs are written) and commit the output.',
+  },
+  {
     code: 'TD1006',
     title: 'response too large',
     explanation:

@@ -1,3 +1,4 @@
+import { trimWhiteSpace } from '../text/trim.js';
 /**
  * Where a response ends. The recorder, the replayer and the stand-in server
  * all frame responses with this one module, so a tape recorded under a rule
@@ -155,7 +156,7 @@ export class ResponseFramer {
    * `endAfterLines`: the same for any rule (a cancelled request's recorded output).
    */
   addRequest(line: string, options: { expectsOutput?: boolean; endAfterLines?: number; recorded?: string } = {}): Exchange | undefined {
-    const request = line.trim();
+    const request = trimWhiteSpace(line); // as seed 000 trims (a leading BOM stays)
     if (request === '') return undefined;
     const now = performance.now();
     let behind = false;

@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { trimWhiteSpace } from '../../core/text/trim.js';
 import { splitAtDone } from '../../plumbing/net/http-wire.js';
 import { isBatchPath, methodPathRequest, type WireNote } from '../../tape/protocol/wire.js';
 
@@ -50,10 +51,10 @@ export function pairsOf(ex: HttpExchange, nextBatch: () => number): RecordedPair
   if (ex.requestHeaders.authorization !== undefined) wire.auth = true;
   if (Object.keys(headers).length > 0) wire.headers = headers;
 
-  const body = ex.requestBody.trim();
+  const body = trimWhiteSpace(ex.requestBody); // as seed 000 trims (a leading BOM stays)
   if (body === '') return [{ request: methodPathRequest(ex.method, ex.path), response: ex.response, wire, notesOnly: true }];
   if (ex.status === 401) return [{ request: body, response: ex.response, wire, notesOnly: true }];
-  const lines = body.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  const lines = body.split('\n').map((l) => trimWhiteSpace(l)).filter((l) => l !== '');
   if (isBatchPath(ex.path) && lines.length > 1) {
     const parts = splitAtDone(ex.response, lines.length);
     // Fewer done lines than requests (an error status, a cut stream): keep the body whole.

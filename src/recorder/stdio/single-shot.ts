@@ -5,6 +5,7 @@ import { TapedeckError } from '../../core/diagnostics/errors.js';
 import { killGroup } from '../../plumbing/process/group.js';
 import { signalExitCode } from '../../plumbing/process/exit.js';
 import { redact } from '../../core/text/redact.js';
+import { trimWhiteSpace } from '../../core/text/trim.js';
 import { TapeAppender } from './tape-writer.js';
 
 /**
@@ -65,7 +66,7 @@ export async function recordSingleShot(o: SingleShotOptions): Promise<{ exitCode
     return o.tmpdir ? t.split(JSON.stringify(o.tmpdir).slice(1, -1)).join('{{tapedeck.tmpdir}}') : t;
   };
   const tape = new TapeAppender(o.out, report, { singleShot: true });
-  tape.append(hide(o.body.toString('utf8').trim()), hide(Buffer.concat(chunks).toString('utf8')));
+  tape.append(hide(trimWhiteSpace(o.body.toString('utf8'))), hide(Buffer.concat(chunks).toString('utf8')));
   tape.close();
   return { exitCode: code ?? signalExitCode(signal), pairsWritten: tape.written, pairsNotWritten: tape.failed };
 }

@@ -35,7 +35,9 @@ export async function castToWebm(input: string, output: string, options: VideoOp
   const partial = join(dirname(output), `.${basename(output)}.${process.pid}.${randomBytes(4).toString('hex')}.webm`);
   const ffmpeg = spawn(options.ffmpeg ?? process.env.TAPEDECK_FFMPEG ?? 'ffmpeg', [
     '-y', '-loglevel', 'error', '-f', 'image2pipe', '-framerate', String(fps), '-c:v', 'png', '-i', '-',
-    '-c:v', 'libvpx', '-b:v', '1M', '-pix_fmt', 'yuv420p', '-an', '-f', 'webm', partial,
+    '-c:v', 'libvpx', '-b:v', '1M', '-pix_fmt', 'yuv420p', '-an',
+    // Bit-exact: no random SegmentUID and no encoder version in the file, so one cast gives the same bytes (seed 002 §16.3).
+    '-fflags', '+bitexact', '-flags:v', '+bitexact', '-f', 'webm', partial,
   ], { stdio: ['pipe', 'ignore', 'pipe'] });
   const started = new Promise<void>((resolve, reject) => {
     ffmpeg.once('spawn', resolve);

@@ -17,7 +17,7 @@ export function driftToEnvelope(drift: Drift): DiagnosticEnvelope {
     byte_end: drift.byteEnd,
   };
   // Terminal drifts (TD11xx) count steps, not request/response pairs.
-  const where = drift.code.startsWith('TD11') ? `step ${drift.pair}: ${drift.request}` : `pair ${drift.pair}, request: ${drift.request}`;
+  const where = drift.code.startsWith('TD11') || drift.code.startsWith('TD12') ? `step ${drift.pair}: ${drift.request}` : `pair ${drift.pair}, request: ${drift.request}`;
   const detail = [where, ...drift.details].join('\n');
   return makeEnvelope({
     code: drift.code,

@@ -3,7 +3,7 @@ import { copyFileSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { AGENT_SERVER, ROOT, tapedeckInProcess, useTempDirs } from '../../helpers/cli.js';
+import { AGENT_SERVER, ROOT, tapedeck, tapedeckInProcess, useTempDirs } from '../../helpers/cli.js';
 import { startTapedeck } from '../../helpers/net.js';
 
 const temp = useTempDirs();
@@ -85,5 +85,41 @@ describe("seed 001's envelopes and fix loop", () => {
     expect(again.stderr).toContain('0 drift(s)'); // the re-check's own summary
     expect(again.stderr.endsWith('Applied 0 fixes\n')).toBe(true);
     expect(again.code).toBe(0);
+  });
+});
+
+describe('--json failures are envelopes (seed 002 §1.3)', () => {
+  test('snapshot, export, explain and replay of a missing file: one failure envelope on stdout, the line on stderr, exit 2', async () => {
+    const runs: Array<[string[], string, string]> = [
+      [['snapshot', '/nope/missing.cast', '--json'], 'snapshot', 'STORAGE_READ_ERROR'],
+      [['export', '/nope/missing.cast', '--format', 'html', '--out', join(temp(), 'x.html'), '--json'], 'export', 'STORAGE_READ_ERROR'],
+      [['explain', 'TD9999', '--json'], 'explain', 'INVALID_INPUT'],
+      [['replay', '/nope/missing.ndjson', '--json', '--', ...AGENT_SERVER], 'replay', 'STORAGE_READ_ERROR'],
+    ];
+    for (const [argv, command, code] of runs) {
+      const res = await tapedeckInProcess(argv);
+      expect(res.code, argv.join(' ')).toBe(2);
+      const out = res.stdout.trim().split('\n');
+      expect(out, argv.join(' ')).toHaveLength(1);
+      expect(JSON.parse(out[0])).toMatchObject({ ok: false, command, error: { code, retryable: false } });
+      expect(res.stderr).toMatch(/^tapedeck: /);
+    }
+    // Without --json: nothing on stdout.
+    expect((await tapedeckInProcess(['snapshot', '/nope/missing.cast'])).stdout).toBe('');
+  });
+});
+
+describe('smaller seed contracts', () => {
+  test("a request's leading byte order mark is kept as seed 000's trim keeps it (Unicode White_Space only)", async () => {
+    const tape = join(temp(), 'bom.ndjson');
+    const res = await tapedeck(['record', '--out', tape, '--', ...AGENT_SERVER], { input: '\uFEFF{"op":"explain","code":"MT4099"}  \n' });
+    expect(res.code).toBe(0);
+    expect(JSON.parse(readFileSync(tape, 'utf8').split('\n')[0]).request).toBe('\uFEFF{"op":"explain","code":"MT4099"}');
+  });
+
+  test('an unknown render profile in the environment is exit 2 naming the variable, not ignored', async () => {
+    const res = await tapedeck(['screenshot', join(ROOT, 'goldens/terminal/bash-echo.cast'), '--out', join(temp(), 's.png')], { env: { TAPEDECK_PROFILE: 'neon' } });
+    expect(res.stderr).toContain('unknown render profile "neon" in TAPEDECK_PROFILE');
+    expect(res.code).toBe(2);
   });
 });

@@ -1,6 +1,7 @@
 import { TapedeckError } from '../core/diagnostics/errors.js';
 import { ExitCode } from '../core/diagnostics/exit-codes.js';
 import { terminalSafe } from '../core/text/terminal-safe.js';
+import { setRunningCommand } from '../core/lazy-package.js';
 import type { Command } from './command.js';
 import { processIO, type CliIO } from './io.js';
 
@@ -29,6 +30,7 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Run
   screenshot: { summary: 'render the screen of a terminal tape to a PNG (or an SVG)', load: of(() => import('./commands/screenshot.js')) },
   doctor: { summary: 'check Chromium, fonts, PTYs and the home directory', load: of(() => import('./commands/doctor.js')) },
   export: { summary: 'convert a cast: asciicast v2/v3, a self-contained HTML player, an SVG screen, a GIF or a WebM video', load: of(() => import('./commands/export.js')) },
+  init: { summary: 'set up a project: config, goldens/, an example test, vitest.config.ts and a GitHub workflow', load: of(() => import('./commands/init.js')) },
   review: { summary: 'list pending goldens (.new) with their diffs; accept or reject them', load: of(() => import('./commands/review.js')) },
   fix: { summary: 'apply the fixes of drift envelopes read from stdin (fix --apply --from-stdin)', load: of(() => import('./commands/fix.js')) },
   explain: { summary: 'explain a TDxxxx diagnostic code', load: of(() => import('./commands/explain.js')) },
@@ -64,6 +66,7 @@ async function dispatch(argv: string[], io: CliIO): Promise<number> {
     io.stderr.write(`tapedeck: unknown command ${JSON.stringify(name)}\n\n${usage()}\n`);
     return ExitCode.usage;
   }
+  setRunningCommand(name); // a missing optional package's message names the command
   return (await command.load())(rest, io);
 }
 

@@ -58,6 +58,7 @@ export async function ptyCheck(): Promise<DoctorCheck> {
       await term.dispose();
     }
   } catch (err) {
+    if ((err as { code?: string }).code === 'OPTIONAL_PACKAGE_MISSING') return { name, ok: false, detail: (err as Error).message, fix: 'npm install node-pty (an optional dependency of tapedeck, skipped by npm install --omit=optional)' };
     if ((err as { code?: string }).code === 'NATIVE_MODULE_MISSING') {
       return { name, ok: false, detail: 'the native module node-pty is not installed or did not load', fix: 'npm install (node-pty ships prebuilt binaries for linux-x64/arm64 and macOS); on other platforms npm rebuild node-pty, which needs python3, make and a C++ compiler' };
     }

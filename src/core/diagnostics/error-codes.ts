@@ -24,6 +24,7 @@ export const ERROR_EXIT_CODES = {
   LIMIT: ExitCode.usage, // an input over a documented limit (core/config/limits.ts)
   UNTRUSTED_TAPE: ExitCode.usage, // a tape from outside the project names a command to run
   LOCKED: ExitCode.usage, // another process kept the file locked
+  OPTIONAL_PACKAGE_MISSING: ExitCode.usage, // an optionalDependency a feature needs was not installed (--omit=optional)
   // tapedeck's own bad-input diagnostics (`tapedeck explain TD2xxx`).
   TD2001: ExitCode.usage, // malformed protocol tape
   TD2002: ExitCode.usage, // no tape matches

@@ -6,7 +6,7 @@ import type { Browser, BrowserType } from 'playwright-core';
 import { writeFileAtomic } from '../../core/files/atomic-write.js';
 import { TapedeckError } from '../../core/diagnostics/errors.js';
 import { packageDir } from './fonts.js';
-import { lazyPackage } from '../../core/lazy-package.js';
+import { optionalPackage } from '../../core/lazy-package.js';
 
 /**
  * The one Chromium of this process: launched on first use, shared by every
@@ -49,7 +49,7 @@ let launching: Promise<Browser> | null = null;
  * Through require, not import(): importing a CommonJS package from ESM makes Node scan its
  * multi-megabyte bundle for export names first (about 0.4 s of CPU per process).
  */
-const playwright = lazyPackage<typeof import('playwright-core')>('playwright-core');
+const playwright = optionalPackage<typeof import('playwright-core')>('playwright-core');
 
 async function chromium(): Promise<BrowserType> {
   return playwright().chromium;

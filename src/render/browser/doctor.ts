@@ -59,7 +59,7 @@ function rasteriserCheck(): DoctorCheck {
     const e = rasterEngine();
     return { name: 'rasteriser', ok: true, detail: `${e.backend} ${e.version}, @napi-rs/canvas ${e['@napi-rs/canvas']}, no browser` };
   } catch (err) {
-    return { name: 'rasteriser', ok: false, detail: (err as Error).message, fix: 'npm install (@napi-rs/canvas is a dependency of tapedeck with prebuilt packages for Linux, macOS and Windows on x64 and arm64)' };
+    return { name: 'rasteriser', ok: false, detail: (err as Error).message, fix: 'npm install @napi-rs/canvas (an optional dependency of tapedeck with prebuilt packages for Linux, macOS and Windows on x64 and arm64)' };
   }
 }
 
@@ -67,7 +67,7 @@ function fontPackagesCheck(): DoctorCheck {
   try {
     primaryFontFile();
   } catch (err) {
-    return { name: 'font-package', ok: false, detail: (err as Error).message, fix: 'npm install (dejavu-fonts-ttf is a dependency of tapedeck)' };
+    return { name: 'font-package', ok: false, detail: (err as Error).message, fix: 'npm install dejavu-fonts-ttf (an optional dependency of tapedeck)' };
   }
   const missing = FONT_PACKAGES.filter((p) => !packageDir(p.name) || (p.stylesheet.endsWith('.css') && p.stylesheet !== 'tapedeck.css' && !existsSync(join(packageDir(p.name)!, p.stylesheet))));
   if (missing.length) {
@@ -93,7 +93,7 @@ async function screenshotCheck(): Promise<DoctorCheck> {
     }
     return { name: 'screenshot-export', ok: true, detail: `${img.width}x${img.height} px, ${shot.png.length} bytes, no browser` };
   } catch (err) {
-    return { name: 'screenshot-export', ok: false, detail: (err as Error).message, fix: 'npm install (the rasteriser @napi-rs/canvas and the font packages are dependencies of tapedeck)' };
+    return { name: 'screenshot-export', ok: false, detail: (err as Error).message, fix: 'npm install @napi-rs/canvas dejavu-fonts-ttf (optional dependencies of tapedeck, skipped by npm install --omit=optional)' };
   } finally {
     screen.dispose();
   }

@@ -1,16 +1,16 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { TapedeckError } from '../../core/diagnostics/errors.js';
+import { join } from 'node:path';
+import { packagePath } from '../../core/package-root.js';
+import { findPackageDir, optionalPackageDir, optionalPackageMissing } from '../../core/lazy-package.js';
 
 /**
  * The pinned fonts, all from npm packages (never system fonts):
  *   dejavu-fonts-ttf        DejaVu Sans Mono: Latin, Greek, Cyrillic, box drawing, blocks, braille
  *   @fontsource/noto-emoji  monochrome emoji (colour emoji rasterise less predictably)
  *   @fontsource/noto-sans-sc CJK ideographs and kana; split by unicode-range, loaded lazily
- * The page asks for them by URL under /fonts/<package>/..., served from node_modules.
+ * The page asks for them by URL under /fonts/<package>/..., served from the package
+ * (dejavu-fonts-ttf, an optional dependency) or from the copy tapedeck carries (@fontsource).
  */
-const require = createRequire(import.meta.url);
 
 export interface FontPackage {
   /** The npm package name. */
@@ -39,13 +39,18 @@ export const DEJAVU_CSS = [
   .map(([weight, style, file]) => `@font-face { font-family: 'DejaVu Sans Mono'; font-weight: ${weight}; font-style: ${style}; font-display: block; src: url(./ttf/${file}) format('truetype'); }`)
   .join('\n');
 
-/** The package's root folder, or null when it is not installed. */
+/**
+ * The package's root folder, or null when it is not installed. The @fontsource fonts
+ * come with tapedeck, trimmed to the 400 normal faces the renderers read
+ * (scripts/vendor-fonts.mjs, into dist/fonts/); a checkout without a build reads
+ * them from node_modules (they are devDependencies).
+ */
 export function packageDir(name: string): string | null {
-  try {
-    return dirname(require.resolve(`${name}/package.json`));
-  } catch {
-    return null;
+  if (name.startsWith('@fontsource/')) {
+    const vendored = packagePath(`dist/fonts/${name}`);
+    if (existsSync(join(vendored, '400.css'))) return vendored;
   }
+  return findPackageDir(name);
 }
 
 export function packageVersion(name: string): string | null {
@@ -56,12 +61,8 @@ export function packageVersion(name: string): string | null {
 
 /** The path of the primary monospace font, the one every screenshot needs. */
 export function primaryFontFile(): string {
-  const dir = packageDir('dejavu-fonts-ttf');
-  const file = dir && join(dir, 'ttf', 'DejaVuSansMono.ttf');
-  if (!file || !existsSync(file)) {
-    throw new TapedeckError('RENDERER_UNAVAILABLE', 'the pinned font package dejavu-fonts-ttf is not installed. Fix: npm install (it is a dependency of tapedeck)', {
-    });
-  }
+  const file = join(optionalPackageDir('dejavu-fonts-ttf'), 'ttf', 'DejaVuSansMono.ttf');
+  if (!existsSync(file)) throw optionalPackageMissing('dejavu-fonts-ttf');
   return file;
 }
 

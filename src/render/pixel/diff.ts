@@ -1,11 +1,15 @@
 import { dirname, relative } from 'node:path';
 import { goldenPaths } from '../../core/golden/paths.js';
 import { mkdirSync } from 'node:fs';
-import pixelmatch from 'pixelmatch';
+import { optionalPackage } from '../../core/lazy-package.js';
 import { writeFileAtomic } from '../../core/files/atomic-write.js';
 import { usageError } from '../../core/diagnostics/errors.js';
 import { readPngStamp } from '../raster/png.js';
 import { decodePng, differingRows, encodePng, inflatePng, pngSize, PngError, toRgba, type RgbaImage } from './png.js';
+
+type Pixelmatch = typeof import('pixelmatch').default;
+const pixelmatchPackage = optionalPackage<{ default: Pixelmatch }>('pixelmatch');
+const pixelmatch: Pixelmatch = (...args) => pixelmatchPackage().default(...args);
 
 /**
  * Pixel comparison with Playwright toHaveScreenshot's meanings:

@@ -1,6 +1,6 @@
 import { endianness } from 'node:os';
 import { constants as zlibConstants, Inflate, inflateSync } from 'node:zlib';
-import { lazyPackage } from '../../core/lazy-package.js';
+import { optionalPackage } from '../../core/lazy-package.js';
 import { unfilterInto } from './unfilter.js';
 
 /**
@@ -12,7 +12,7 @@ import { unfilterInto } from './unfilter.js';
  * pngjs.
  */
 // Only PNGs off Chromium's fast path need pngjs: loaded then.
-const pngjs = lazyPackage<typeof import('pngjs').default>('pngjs');
+const pngjs = optionalPackage<typeof import('pngjs').default>('pngjs');
 
 export interface RgbaImage {
   width: number;

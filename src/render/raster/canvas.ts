@@ -1,5 +1,8 @@
 import { createRequire } from 'node:module';
 import { TapedeckError } from '../../core/diagnostics/errors.js';
+import { optionalPackage } from '../../core/lazy-package.js';
+
+const requireCanvas = optionalPackage<typeof import('@napi-rs/canvas')>('@napi-rs/canvas');
 
 type CanvasModule = typeof import('@napi-rs/canvas');
 
@@ -18,8 +21,9 @@ export function canvasModule(): CanvasModule {
   const before = process.env.DISABLE_SYSTEM_FONTS_LOAD;
   process.env.DISABLE_SYSTEM_FONTS_LOAD = '1';
   try {
-    loaded = createRequire(import.meta.url)('@napi-rs/canvas') as CanvasModule;
+    loaded = requireCanvas();
   } catch (err) {
+    if (err instanceof TapedeckError) throw err; // not installed (npm install --omit=optional)
     throw new TapedeckError(
       'RENDERER_UNAVAILABLE',
       `the screenshot rasteriser @napi-rs/canvas could not be loaded (${(err as Error).message.split('\n')[0]}). Fix: npm install (it is a dependency of tapedeck; its prebuilt package for this platform must be installed too)`,

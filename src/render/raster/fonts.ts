@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TapedeckError } from '../../core/diagnostics/errors.js';
+import { OPTIONAL_PACKAGES, optionalPackageDir, optionalPackageMissing, type OptionalPackage } from '../../core/lazy-package.js';
 import { FONT_PACKAGES, packageDir, packageVersion } from '../browser/fonts.js';
 import { canvasModule } from './canvas.js';
 import { covers, readFontFacts, type FontFacts } from './sfnt.js';
@@ -74,8 +75,7 @@ export function fontPackages(): Record<string, string | null> {
 }
 
 function loadMono(): Record<MonoStyle, Face> {
-  const dir = packageDir('dejavu-fonts-ttf');
-  if (!dir) throw missing('dejavu-fonts-ttf');
+  const dir = optionalPackageDir('dejavu-fonts-ttf');
   const out = {} as Record<MonoStyle, Face>;
   for (const [style, name] of Object.entries(MONO_FILES) as Array<[MonoStyle, string]>) {
     const alias = `tapedeck-mono-${style}`;
@@ -99,7 +99,7 @@ function register(file: string, alias: string, pkg: string): FontFacts {
 }
 
 function missing(pkg: string): TapedeckError {
-  return new TapedeckError('RENDERER_UNAVAILABLE', `the pinned font package ${pkg} is not installed. Fix: npm install (it is a dependency of tapedeck)`);
+  return pkg in OPTIONAL_PACKAGES ? optionalPackageMissing(pkg as OptionalPackage) : new TapedeckError('RENDERER_UNAVAILABLE', `the pinned font file ${pkg} could not be read. Fix: reinstall tapedeck (npm ci)`);
 }
 
 function sliceFace(index: number): Face | null {

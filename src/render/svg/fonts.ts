@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { TapedeckError } from '../../core/diagnostics/errors.js';
+import { optionalPackage, optionalPackageDir } from '../../core/lazy-package.js';
 import { packageDir } from '../browser/fonts.js';
 import { readSfnt, type SfntInfo } from './sfnt.js';
 
@@ -12,7 +12,6 @@ import { readSfnt, type SfntInfo } from './sfnt.js';
  * all its code points (the browser's fallback order), and only those fonts
  * are embedded, subset to what they draw, under names no system font has.
  */
-const require = createRequire(import.meta.url);
 
 export interface FontSource {
   /** The family name used in the SVG (never a system font's name). */
@@ -20,7 +19,7 @@ export interface FontSource {
   /** CSS font-weight/font-style of the face. */
   weight: 'normal' | 'bold';
   style: 'normal' | 'italic';
-  /** The file in node_modules. */
+  /** The file in node_modules (or in dist/fonts/, the @fontsource fonts tapedeck carries). */
   file: string;
   /** Code point ranges the file declares (the whole range for DejaVu). */
   ranges: readonly (readonly [number, number])[];
@@ -47,11 +46,12 @@ function load(source: FontSource): Promise<Loaded> {
 }
 
 type Fontverter = { convert(buf: Uint8Array, format: 'truetype' | 'woff2'): Promise<Buffer> };
-const fontverter = (): Fontverter => require('fontverter') as Fontverter;
+const fontverter = optionalPackage<Fontverter>('subset-font', 'fontverter');
 
-function packagePath(name: string, ...rest: string[]): string {
+function packagePath(name: 'dejavu-fonts-ttf' | '@fontsource/noto-emoji' | '@fontsource/noto-sans-sc', ...rest: string[]): string {
+  if (name === 'dejavu-fonts-ttf') return join(optionalPackageDir(name), ...rest);
   const dir = packageDir(name);
-  if (!dir) throw new TapedeckError('RENDERER_UNAVAILABLE', `the pinned font package ${name} is not installed. Fix: npm install (it is a dependency of tapedeck)`);
+  if (!dir) throw new TapedeckError('RENDERER_UNAVAILABLE', `the fonts of ${name} that come with tapedeck are missing. Fix: reinstall tapedeck (npm ci)`);
   return join(dir, ...rest);
 }
 
@@ -161,10 +161,11 @@ export async function monoMetrics(fontSize: number): Promise<{ ascent: number; d
 }
 
 type SubsetFont = (font: Buffer, text: string, options: { targetFormat: 'woff2'; noHinting?: boolean }) => Promise<Buffer>;
+const subsetFontPackage = optionalPackage<SubsetFont>('subset-font');
 
 /** A font subset to the characters given, as WOFF2 bytes. */
 export async function subsetFont(source: FontSource, chars: Iterable<string>): Promise<Buffer> {
   const { bytes } = await load(source);
-  const subset = require('subset-font') as SubsetFont;
+  const subset = subsetFontPackage();
   return subset(bytes, [...chars].join(''), { targetFormat: 'woff2', noHinting: true });
 }

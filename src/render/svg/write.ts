@@ -41,6 +41,12 @@ export async function writeSvgOfCast(file: string, position: CastPosition, out: 
     cursorVisible: svg.cursorVisible,
     profileName: svg.profileName,
     capturedAtSeq: svg.events,
-    fonts: svg.fonts.map((f) => ({ family: f.family, file: f.file.slice(f.file.lastIndexOf('node_modules/') + 13), glyphs: [...f.chars].length })),
+    fonts: svg.fonts.map((f) => ({ family: f.family, file: fontFileName(f.file), glyphs: [...f.chars].length })),
   };
+}
+
+/** A font file by its package path ("@fontsource/noto-sans-sc/files/..."), from node_modules or the copy in dist/fonts/. */
+function fontFileName(file: string): string {
+  const m = /^.*(?:node_modules|dist\/fonts)\/(.*)$/.exec(file.replace(/\\/g, '/'));
+  return m ? m[1] : file;
 }

@@ -1,12 +1,12 @@
 import { readSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { IPty } from 'node-pty';
 import { TapedeckError } from '../../core/diagnostics/errors.js';
+import { optionalPackage } from '../../core/lazy-package.js';
 import { killGroup } from '../../plumbing/process/group.js';
 import { processAlive } from '../../core/process-identity.js';
 import { foregroundGroup, ResizeResignal } from './resize-signal.js';
 
-const require = createRequire(import.meta.url);
+const requireNodePty = optionalPackage<typeof import('node-pty')>('node-pty');
 /** How long the master stays open for a child that closed its terminal but has not exited. */
 const HANGUP_GRACE_MS = 1000;
 let nodePty: typeof import('node-pty') | undefined;
@@ -19,9 +19,10 @@ let nodePty: typeof import('node-pty') | undefined;
 export function loadNodePty(): typeof import('node-pty') {
   if (nodePty) return nodePty;
   try {
-    nodePty = require('node-pty') as typeof import('node-pty');
+    nodePty = requireNodePty();
     return nodePty;
   } catch (err) {
+    if (err instanceof TapedeckError) throw err; // not installed (npm install --omit=optional)
     throw new TapedeckError(
       'NATIVE_MODULE_MISSING',
       `terminals need the native module node-pty, which did not load (${String((err as Error).message).split('\n')[0]}). ` +

@@ -1,5 +1,5 @@
 import type { IBufferCell, Terminal as XTerm } from '@xterm/headless';
-import { lazyPackage } from '../../core/lazy-package.js';
+import { optionalPackage } from '../../core/lazy-package.js';
 import { RepeatGuard } from './vt-guard.js';
 import { resolveColor, type CellColor } from './colors.js';
 import { preloadWidths, useGlibcWidths } from './unicode-widths.js';
@@ -8,7 +8,7 @@ import { answerQueries } from './queries.js';
 import { dropUnjoinedZeroWidth } from './zero-width.js';
 
 // Loaded with the first screen: importing the library for a protocol replay does not pay for xterm.
-const xtermHeadless = lazyPackage<typeof import('@xterm/headless')>('@xterm/headless');
+const xtermHeadless = optionalPackage<typeof import('@xterm/headless')>('@xterm/headless');
 
 /** Loads xterm and the width tables now (a cast player does it while its reader thread starts). */
 export function loadScreenPackages(): void {

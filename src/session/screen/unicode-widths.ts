@@ -1,7 +1,7 @@
-import { lazyPackage } from '../../core/lazy-package.js';
+import { optionalPackage } from '../../core/lazy-package.js';
 
 // Loaded with the first screen, like xterm itself.
-const unicode11 = lazyPackage<typeof import('@xterm/addon-unicode11')>('@xterm/addon-unicode11');
+const unicode11 = optionalPackage<typeof import('@xterm/addon-unicode11')>('@xterm/addon-unicode11');
 
 /**
  * Cell widths that match a real terminal on Linux.

@@ -79,8 +79,10 @@ describe('watch mode', () => {
     expect(first).toMatch(/Tests +1 passed/);
     const mark = out.length;
     project.write('bin/greet.sh', script('two'));
-    // The re-run reads the changed script: the greeting is gone, so the test now fails.
-    const rerun = await waitFor(() => out.slice(mark), /Tests +1 failed[\s\S]*(Waiting|Watching) for file changes/, child);
+    // The re-run reads the changed script: the greeting is gone, so the test now fails. (The watcher can
+    // fire between the truncation and the write too: a re-run of the empty script fails without the new
+    // greeting, and the write's own event re-runs it again, so wait for the run that saw the new text.)
+    const rerun = await waitFor(() => out.slice(mark), /hello, version two[\s\S]*Tests +1 failed[\s\S]*(Waiting|Watching) for file changes/, child);
     expect(rerun).toContain('hello, version two');
     expect(rerun).not.toMatch(/Tests +1 passed/);
   }, 60_000);

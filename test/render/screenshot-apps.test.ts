@@ -59,7 +59,9 @@ describe('toMatchScreenshot', () => {
   });
 
   it('vim -u NONE with syntax on, on a small C file', async () => {
-    const term = spawnTerminal('vim', ['-u', 'NONE', '-N', '-n', '-i', 'NONE', '-c', 'syntax on', 'sample.c'], { rows: 16, cols: 60, cwd: SCREENS, env: { HOME: home.dir } });
+    // 'background' set before start-up: tapedeck answers vim's OSC 11 colour query, and an answer that lands
+    // after the first draw would switch vim to its dark colours part way (the golden is the light scheme).
+    const term = spawnTerminal('vim', ['-u', 'NONE', '-N', '-n', '-i', 'NONE', '--cmd', 'set background=light', '-c', 'syntax on', 'sample.c'], { rows: 16, cols: 60, cwd: SCREENS, env: { HOME: home.dir } });
     await term.waitForText('"sample.c"');
     await expect(term).toMatchScreenshot({ stableMs: 300 });
     term.write(':q!\r');

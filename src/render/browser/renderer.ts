@@ -25,15 +25,9 @@ export interface RenderOptions extends RepaintOptions {
   source?: FileLocation;
 }
 
-export interface RenderedPng {
-  png: Buffer;
-  pixelWidth: number;
-  pixelHeight: number;
-  cursorVisible: boolean;
-  profileName: string;
-  rendererBackend: string;
-  renderProfileHash: string;
-}
+// The same result shape as the raster renderer's, so the tests compare the two renderers' output directly.
+export type { RenderedPng } from '../raster/render.js';
+import type { RenderedPng } from '../raster/render.js';
 
 interface Harness {
   context: BrowserContext;

@@ -15,6 +15,20 @@ export const EVERYTHING_SERVER = ['node', join(ROOT, 'node_modules/@modelcontext
 
 const DEFAULT_RUN_TIMEOUT_MS = 50_000;
 
+/**
+ * What a run under test inherits: the suite's environment without what would make
+ * tapedeck behave as on CI or in an update mode (the suite itself may run on CI;
+ * a test that wants CI sets it), then the test's own variables.
+ */
+export function childEnv(env?: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const base: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of ['CI', 'GITHUB_ACTIONS', 'GITHUB_STEP_SUMMARY', 'TAPEDECK_UPDATE']) delete base[name];
+  const merged = { ...base, ...env };
+  // A test that picks its own Chromium (a missing one, say) must not get the suite's shared browser.
+  if (env && 'TAPEDECK_CHROMIUM' in env) delete merged.TAPEDECK_BROWSER_ENDPOINT;
+  return merged;
+}
+
 export interface RunResult {
   code: number | null;
   signal: NodeJS.Signals | null;
@@ -29,9 +43,7 @@ export interface RunResult {
  */
 export function run(command: string[], options: { input?: string; env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {}): Promise<RunResult> {
   return new Promise((resolvePromise, reject) => {
-    const env = { ...process.env, ...options.env };
-    // A test that picks its own Chromium (a missing one, say) must not get the suite's shared browser.
-    if (options.env && 'TAPEDECK_CHROMIUM' in options.env) delete env.TAPEDECK_BROWSER_ENDPOINT;
+    const env = childEnv(options.env);
     const child = spawn(command[0], command.slice(1), { cwd: options.cwd ?? ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
@@ -83,8 +95,7 @@ afterAll(async () => {
  * and cwd ROOT unless given; returns what a spawned run would.
  */
 export async function inProcess(entry: (io: CliIO) => Promise<number>, options: { input?: string; env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<RunResult & { code: number }> {
-  const env = { ...process.env, ...options.env };
-  if (options.env && 'TAPEDECK_CHROMIUM' in options.env) delete env.TAPEDECK_BROWSER_ENDPOINT;
+  const env = childEnv(options.env);
   const out: string[] = [];
   const err: string[] = [];
   // Real streams, as a command that pipes into its output (record's tap) needs.
@@ -122,7 +133,6 @@ export function useTempDirs(): () => string {
   };
 }
 
-/** Whether a process still exists (signal 0 checks without signalling). */
 /**
  * Whether a process still runs. A zombie counts as ended: where PID 1 does not reap
  * orphans (some CI containers), a killed background job stays a zombie for good.

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterEach } from 'vitest';
-import { CLI, ROOT } from './cli.js';
+import { CLI, ROOT, childEnv } from './cli.js';
 
 export interface Background {
   child: ChildProcess;
@@ -20,7 +20,7 @@ afterEach(() => {
 
 /** Starts `tapedeck ARGS` and waits (on its output, not a clock) until it says where it listens. */
 export function startTapedeck(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 20_000): Promise<Background> {
-  const child = spawn('node', [CLI, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('node', [CLI, ...args], { cwd: ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);
   let err = '';
   let out = '';

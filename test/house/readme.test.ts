@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, mkdirSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT } from '../helpers/cli.js';
+import { ROOT, childEnv } from '../helpers/cli.js';
 
 // README.md is the front door: short, and every command it shows is one that runs.
 const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
@@ -50,7 +50,7 @@ describe('README.md', () => {
       symlinkSync(join(ROOT, 'examples'), join(dir, 'examples'));
       mkdirSync(join(dir, '.bin'));
       writeFileSync(join(dir, '.bin/npx'), `#!/bin/sh\nshift\nexec ${process.execPath} ${bin} "$@"\n`, { mode: 0o755 });
-      const r = spawnSync('bash', ['-euo', 'pipefail', '-c', block], { cwd: dir, encoding: 'utf8', env: { ...process.env, PATH: `${join(dir, '.bin')}:${process.env.PATH}` } });
+      const r = spawnSync('bash', ['-euo', 'pipefail', '-c', block], { cwd: dir, encoding: 'utf8', env: childEnv({ PATH: `${join(dir, '.bin')}:${process.env.PATH}` }) });
       expect(r.stderr).toMatch(/0 drift\(s\)/);
       expect(r.status).toBe(0);
       expect(readFileSync(join(dir, 'goldens/demo/agent.ndjson'), 'utf8').split('\n').filter(Boolean).length).toBeGreaterThan(3);

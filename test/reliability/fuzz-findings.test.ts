@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { CLI, ROOT, tapedeck, useTempDirs } from '../helpers/cli.js';
+import { CLI, ROOT, childEnv, tapedeck, useTempDirs } from '../helpers/cli.js';
 import { spawnTerminal } from '../../src/index.js';
 
 /**
@@ -66,7 +66,7 @@ describe('fuzz findings (26.11)', () => {
     test(`${signal} ends a snapshot waiting on a pipe that never ends`, async () => {
       const tmp = mkdtempSync(join(tmpdir(), 'tapedeck-sig-'));
       try {
-        const child = spawn('node', [CLI, 'snapshot', '/dev/stdin'], { env: { ...process.env, TMPDIR: tmp }, stdio: ['pipe', 'pipe', 'pipe'] });
+        const child = spawn('node', [CLI, 'snapshot', '/dev/stdin'], { env: childEnv({ TMPDIR: tmp }), stdio: ['pipe', 'pipe', 'pipe'] });
         child.stdin.write('{"version":2,"width":20,"height":3}\n'); // then nothing, and stdin stays open
         const spool = join(tmp, `tapedeck-${process.getuid!()}`);
         // It is reading once its spool file exists.

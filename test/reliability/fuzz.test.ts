@@ -4,7 +4,7 @@ import { mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync }
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { castTape, protocolTape, rng, configText, envelopeLines } from '../helpers/fuzz-gen.js';
-import { tapedeck, useTempDirs, ROOT, tapedeckInProcess } from '../helpers/cli.js';
+import { childEnv, tapedeck, useTempDirs, ROOT, tapedeckInProcess } from '../helpers/cli.js';
 import { TapedeckError, Normaliser, readProtocolTape, readCast, convertCast, serveTape, playCast } from '../../src/index.js';
 import { driftLines } from '../../src/core/diagnostics/drift.js';
 import { setWarnSink } from '../../src/core/diagnostics/warn.js';
@@ -36,7 +36,7 @@ const SEED = Number(process.env.TAPEDECK_FUZZ_SEED) || 20261201;
 // on a quiet 2-core machine and up to 46 s when it is loaded: slow, bounded, not a hang.
 const CASE_MS = 60_000;
 const MAX_RSS = 512 * 1024 * 1024;
-const ENV = { ...process.env, FUZZ_SECRET: 's3cr3t/value' };
+const ENV = childEnv({ FUZZ_SECRET: 's3cr3t/value' });
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 
 const temp = useTempDirs();

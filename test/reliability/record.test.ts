@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { CLI, ROOT, run, tapedeck, useTempDirs } from '../helpers/cli.js';
+import { CLI, ROOT, childEnv, run, tapedeck, useTempDirs } from '../helpers/cli.js';
 
 /**
  * Issue 26.5 and 26.6 (the recorder's part): the stdio tap holds a flood in
@@ -40,7 +40,7 @@ describe('the stdio tap has backpressure (26.5)', () => {
     const MIB = 256;
     // The tape keeps at most 1 MiB of a response (the line limit): what is left is the relay's own holding.
     const child = spawn('node', [CLI, 'record', '--out', join(dir, 'flood.ndjson'), '--', 'node', floodServer(dir, MIB)], {
-      env: { ...process.env, TAPEDECK_MAX_LINE_BYTES: String(2 ** 20) },
+      env: childEnv({ TAPEDECK_MAX_LINE_BYTES: String(2 ** 20) }),
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stderr = '';

@@ -62,15 +62,16 @@ export async function startHttpRecorder(options: HttpRecorderOptions): Promise<R
     }
     completed.set(ex.session ?? 0, (completed.get(ex.session ?? 0) ?? 0) + 1);
     const pairs = pairsOf(ex, () => ++batches);
-    // Written just after the response has gone out, off the round trip; setImmediate keeps the order.
-    setImmediate(() => {
+    const write = () => {
       for (const p of pairs) {
         if (names.length === 0) tape.append(p.request, p.response, p.wire, p.notesOnly);
         else tape.append(redact(p.request, names, redactWith), redact(p.response, names, redactWith), p.wire, p.notesOnly);
       }
-    });
+    };
+    order.done(ex.seq, write);
   };
 
+  const order = new StartOrder();
   const connections = new Set<() => void>();
   const server = createServer({ allowHalfOpen: true }, (client) => {
     const end = relayConnection(client, {
@@ -80,10 +81,12 @@ export async function startHttpRecorder(options: HttpRecorderOptions): Promise<R
       sessionOf,
       onRequest: (headers, method) => {
         const session = sessionOf(headers['mcp-session-id']);
-        return { session, after: method === 'GET' ? (completed.get(session ?? 0) ?? 0) : undefined };
+        // A GET stream (open for the whole session) takes its place in the tape when it ends.
+        return method === 'GET' ? { session, after: completed.get(session ?? 0) ?? 0 } : { session, seq: order.take() };
       },
+      abandon: (seq) => order.done(seq, () => {}),
       record: (ex) => record(ex, bearerToken(ex.requestHeaders)),
-      giveUp: (reason) => setImmediate(() => tape.giveUp(reason)), // after the pairs queued before it
+      giveUp: (reason) => order.done(undefined, () => tape.giveUp(reason)), // after the pairs started before it
     });
     connections.add(end);
     client.once('close', () => connections.delete(end));
@@ -103,9 +106,53 @@ export async function startHttpRecorder(options: HttpRecorderOptions): Promise<R
       // Open exchanges (a GET stream, say) are recorded with what they had.
       for (const end of [...connections]) end();
       await closed;
+      order.flush();
       await new Promise((resolve) => setImmediate(resolve)); // after the writes queued above
       tape.close();
       return { pairsWritten: tape.written, pairsNotWritten: tape.failed };
     },
   };
+}
+
+/**
+ * Pairs in the order the exchange happened: a request's pair is written once
+ * every request that started before it has ended, so the client's answer to
+ * a server request (MCP sampling: a POST answered 202) comes after the call
+ * whose stream carried that request, as over stdio. Written just after the
+ * response has gone out, off the round trip (setImmediate keeps the order).
+ */
+class StartOrder {
+  private next = 0;
+  private writeAt = 0;
+  private readonly ready = new Map<number, () => void>();
+  private scheduled = false;
+
+  take(): number {
+    return this.next++;
+  }
+
+  /** The exchange at `seq` ended (undefined: one without a place, written in turn now). */
+  done(seq: number | undefined, write: () => void): void {
+    this.ready.set(seq ?? this.take(), write);
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      this.drain();
+    });
+  }
+
+  private drain(): void {
+    for (let w = this.ready.get(this.writeAt); w; w = this.ready.get(this.writeAt)) {
+      this.ready.delete(this.writeAt++);
+      w();
+    }
+  }
+
+  /** Closing: what is left goes in order, whatever never ended. */
+  flush(): void {
+    this.drain();
+    for (const seq of [...this.ready.keys()].sort((a, b) => a - b)) this.ready.get(seq)!();
+    this.ready.clear();
+  }
 }

@@ -19,6 +19,8 @@ export interface HttpExchange {
   after?: number;
   /** Its place in the tape: the order the requests started (a GET stream takes its place when it ends). */
   seq?: number;
+  /** Stands for the exchange (the one its SSE events were reported with). */
+  stream?: object;
 }
 
 export interface RecordedPair {

@@ -4,7 +4,8 @@ import { DEFAULT_BODY_LIMIT, bearerToken } from '../../plumbing/net/http-wire.js
 import { type Endpoint, listenTcp, listenUnix } from '../../plumbing/net/endpoint.js';
 import { redact } from '../../core/text/redact.js';
 import { AUTH_TOKEN_VAR, lastNumbers } from '../../tape/protocol/wire.js';
-import { type HttpExchange, pairsOf } from './http-pairs.js';
+import { type HttpExchange, pairsOf, type RecordedPair } from './http-pairs.js';
+import { LegacySseRecorder } from './legacy-sse.js';
 import { relayConnection } from './http-relay.js';
 import { TapeAppender } from '../stdio/tape-writer.js';
 
@@ -60,16 +61,17 @@ export async function startHttpRecorder(options: HttpRecorderOptions): Promise<R
       names.push(AUTH_TOKEN_VAR);
       redactWith = { ...env, [AUTH_TOKEN_VAR]: token };
     }
+    const hide = names.length === 0 ? (t: string) => t : (t: string) => redact(t, names, redactWith);
     completed.set(ex.session ?? 0, (completed.get(ex.session ?? 0) ?? 0) + 1);
     const pairs = pairsOf(ex, () => ++batches);
-    const write = () => {
-      for (const p of pairs) {
-        if (names.length === 0) tape.append(p.request, p.response, p.wire, p.notesOnly);
-        else tape.append(redact(p.request, names, redactWith), redact(p.response, names, redactWith), p.wire, p.notesOnly);
-      }
-    };
-    order.done(ex.seq, write);
+    if (legacy.owns(ex.seq)) return legacy.answered(ex.seq!, pairs[0].wire, hide); // its answer came on the GET stream
+    const own = ex.stream && ex.sse && ex.method === 'GET' ? legacy.endStream(ex.stream, pairs[0]) : undefined;
+    order.done(ex.seq, () => {
+      for (const p of own ? [own] : pairs) writePair(p, hide);
+    });
   };
+  const writePair = (p: RecordedPair, hide: (t: string) => string) => tape.append(hide(p.request), hide(p.response), p.wire, p.notesOnly);
+  const legacy = new LegacySseRecorder((seq, pair, hide) => order.done(seq, () => writePair(pair, hide)));
 
   const order = new StartOrder();
   const connections = new Set<() => void>();
@@ -86,6 +88,8 @@ export async function startHttpRecorder(options: HttpRecorderOptions): Promise<R
       },
       abandon: (seq) => order.done(seq, () => {}),
       record: (ex) => record(ex, bearerToken(ex.requestHeaders)),
+      requestBody: (path, seq, body) => legacy.request(path, seq, body),
+      sseEvent: (stream, event, data, first) => legacy.event(stream, event, data, first, (id) => sessionOf(id)!),
       giveUp: (reason) => order.done(undefined, () => tape.giveUp(reason)), // after the pairs started before it
     });
     connections.add(end);
@@ -106,6 +110,7 @@ export async function startHttpRecorder(options: HttpRecorderOptions): Promise<R
       // Open exchanges (a GET stream, say) are recorded with what they had.
       for (const end of [...connections]) end();
       await closed;
+      legacy.close();
       order.flush();
       await new Promise((resolve) => setImmediate(resolve)); // after the writes queued above
       tape.close();

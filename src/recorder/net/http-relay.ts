@@ -17,6 +17,10 @@ export interface RelayContext {
   onRequest(headers: IncomingHttpHeaders, method: string): { session?: number; after?: number; seq?: number };
   /** A request that took a place (`seq`) will never be recorded (refused, or no response came). */
   abandon(seq: number): void;
+  /** A request's whole body arrived (before its server could answer it elsewhere: MCP's legacy SSE stream). */
+  requestBody?(path: string, seq: number | undefined, body: string): void;
+  /** An SSE event of a response (`stream` stands for its exchange; `first`: the stream's first event). */
+  sseEvent?(stream: object, event: string | undefined, data: string, first: boolean): void;
   sessionOf(id: string | string[] | undefined): number | undefined;
   record(ex: HttpExchange): void;
   /** A response too large for the tape: the recording stops, the relay goes on. */
@@ -87,6 +91,7 @@ export function relayConnection(client: Socket, ctx: RelayContext): () => void {
       session: ex.session ?? ctx.sessionOf(r.headers['mcp-session-id']),
       after: ex.after,
       seq: ex.seq,
+      stream: ex,
     });
   };
 
@@ -141,8 +146,10 @@ export function relayConnection(client: Socket, ctx: RelayContext): () => void {
       return true;
     }
     if (e.type === 'end') {
+      const done = receiving;
       receiving = undefined;
       if (speaking) return void client.end(), false;
+      if (done && done.size > 0) ctx.requestBody?.(done.path, done.seq, Buffer.concat(done.body).toString('utf8'));
       if (e.raw) upstream.write(e.raw);
     }
     return true;
@@ -189,7 +196,12 @@ export function relayConnection(client: Socket, ctx: RelayContext): () => void {
         ex.response.chunks = [];
         ex.response.messages = [];
         ex.response.parser = undefined;
-      } else if (ex.response.parser) for (const m of ex.response.parser.push(e.data)) ex.response.messages.push(m.data);
+      } else if (ex.response.parser) {
+        for (const m of ex.response.parser.push(e.data)) {
+          ctx.sseEvent?.(ex, m.event, m.data, ex.response.messages.length === 0);
+          ex.response.messages.push(m.data);
+        }
+      }
       else ex.response.chunks.push(e.data);
     } else if (e.type === 'end' && ex.response) {
       finish(queue.shift()!);

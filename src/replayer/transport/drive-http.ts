@@ -2,6 +2,7 @@ import type { Endpoint } from '../../plumbing/net/endpoint.js';
 import { splitAtDone } from '../../plumbing/net/http-wire.js';
 import type { WireNote } from '../../tape/protocol/wire.js';
 import { type CallFailure, type OpenStream, httpCall, isFailure, openHttp } from './http-client.js';
+import { LegacySseSession } from './drive-sse.js';
 
 /** A pair as the transport drivers send it: secrets restored, its wire note read. */
 export interface WirePair {
@@ -69,6 +70,16 @@ export async function driveHttp(pairs: readonly WirePair[], to: Endpoint, option
   // Keyed by session number; 0 for a server without sessions.
   for (const p of pairs) if (p.wire?.method === 'GET' && p.wire.sse) streamPairs.set(p.wire.session ?? 0, p.wire);
 
+  // MCP's legacy HTTP+SSE sessions: the GET stream's pair by session, the POST path, the open sessions.
+  const legacyStreams = new Map<number, WireNote>();
+  const legacyPosts = new Map<number, string>();
+  for (const p of pairs) {
+    if (!p.wire?.legacy_sse) continue;
+    if (p.wire.method === 'GET') legacyStreams.set(p.wire.session ?? 0, p.wire);
+    else legacyPosts.set(p.wire.session ?? 0, p.wire.path ?? '/');
+  }
+  const legacySessions = new Map<number, LegacySseSession>();
+
   const answers = options.answers;
   /** Answer pairs POSTed because the live server asked, by pair. */
   const given = new Map<number, Promise<LiveOutcome>>();
@@ -79,7 +90,12 @@ export async function driveHttp(pairs: readonly WirePair[], to: Endpoint, option
     if (!reply) return;
     // The recorded answer goes the way it went; an answer the tape lacks (an error) the way the stream's session speaks.
     const w = reply.pair !== undefined ? noteFor(pairs[reply.pair]) : { ...via, method: 'POST', headers: { ...via.headers, accept: 'application/json, text/event-stream', 'content-type': 'application/json' } };
-    const call = httpCall(to, { method: 'POST', path: w.path ?? '/', headers: headersFor(w), body: reply.text }, options.timeoutMs).then(outcomeOf);
+    const legacy = w.legacy_sse ? legacySessions.get(w.session ?? 0) : undefined;
+    const path = legacy ? (reply.pair !== undefined ? legacy.livePath(w.path ?? '/') : legacy.livePath(legacyPosts.get(w.session ?? 0) ?? '/')) : (w.path ?? '/');
+    // Over legacy SSE the POST's own answer is only "Accepted": the pair's response is what the stream carried for it (nothing).
+    const call = httpCall(to, { method: 'POST', path, headers: headersFor(w), body: reply.text }, options.timeoutMs)
+      .then(outcomeOf)
+      .then((o) => (legacy && !o.failure ? { ...o, actual: '' } : o));
     if (reply.pair === undefined) return;
     given.set(reply.pair, call);
     onGiven(reply.pair);
@@ -93,9 +109,12 @@ export async function driveHttp(pairs: readonly WirePair[], to: Endpoint, option
   const asked = (pair: number): Promise<LiveOutcome | undefined> | undefined => {
     if (given.has(pair)) return given.get(pair);
     const carrier = options.carrierOf?.(pair);
-    const stream = carrier !== undefined && noteFor(pairs[carrier]).method === 'GET';
-    // Its call is over (or, in a tape recorded before pairs kept their order, still to come): it is asked then or never.
-    if (carrier !== undefined && !stream && (carrier > pair || outcomes[carrier] !== undefined)) return undefined;
+    // A call's own SSE stream (Streamable HTTP) carried the request: once that call is over (or, in a tape
+    // recorded before pairs kept their order, still to come), it is asked then or never. A GET stream or a
+    // legacy SSE session can ask at any time: wait.
+    const via = carrier === undefined ? undefined : noteFor(pairs[carrier]);
+    const ownStream = via !== undefined && via.method === 'POST' && via.sse === true && !via.legacy_sse;
+    if (carrier !== undefined && ownStream && (carrier > pair || outcomes[carrier] !== undefined)) return undefined;
     return new Promise<LiveOutcome | undefined>((resolve) => {
       const timer = setTimeout(() => resolve(undefined), options.timeoutMs);
       onGiven = (p) => {
@@ -116,67 +135,102 @@ export async function driveHttp(pairs: readonly WirePair[], to: Endpoint, option
     }
   };
 
-  let i = 0;
-  while (i < pairs.length) {
-    if (answers && (given.has(i) || answers.isAnswer(i))) {
-      const out = await asked(i);
-      if (out) outcomes[i] = out;
-      else if (!given.has(i)) answers.sent.add(i); // never asked: the carrying pair reports the request missing
-      if (outcomes[i]?.failure) return { outcomes, stoppedAt: i };
-      i++;
-      continue;
-    }
-    const w = noteFor(pairs[i]);
-    const key = w.session ?? 0;
-    if (w.method === 'GET' && w.sse) {
-      const stream = streams.get(key) ?? open(w);
-      streams.set(key, stream);
-      outcomes[i] = await closeStream(stream, countLines(pairs[i].expected), options.timeoutMs);
-      completed.set(key, (completed.get(key) ?? 0) + 1);
-      i++;
-      continue;
-    }
-    if (options.cancelled?.has(i) && w.method === 'POST' && w.batch === undefined) {
-      // A call the client cancelled: as much as was recorded before the cancel, then the next pairs
-      // go while it is open; it ends where the recording's client gave up on it (once the cancel went).
-      const stream = openHttp(to, { method: 'POST', path: w.path ?? '/', headers: headersFor(w), body: pairs[i].send });
-      stream.onEvent(onMessage(w));
-      const head = await stream.headers;
-      if (isFailure(head)) {
-        outcomes[i] = { actual: head.partial, failure: head };
+  const release = () => {
+    for (const s of streams.values()) s.abort();
+    for (const s of legacySessions.values()) s.close();
+    for (const c of abandoned.splice(0)) c.stream.abort();
+  };
+  try {
+    return await loop();
+  } finally {
+    release(); // a stop leaves nothing open (a running server given with --url keeps no stream of ours)
+  }
+
+  async function loop(): Promise<{ outcomes: LiveOutcome[]; stoppedAt: number }> {
+    let i = 0;
+    while (i < pairs.length) {
+      if (answers && (given.has(i) || answers.isAnswer(i))) {
+        const out = await asked(i);
+        if (out) outcomes[i] = out;
+        else if (!given.has(i)) answers.sent.add(i); // never asked: the carrying pair reports the request missing
+        if (outcomes[i]?.failure) return { outcomes, stoppedAt: i };
+        i++;
+        continue;
+      }
+      const w = noteFor(pairs[i]);
+      const key = w.session ?? 0;
+      if (w.legacy_sse) {
+        let session = legacySessions.get(key);
+        if (!session) {
+          session = new LegacySseSession(to, options.timeoutMs, onMessage(w));
+          legacySessions.set(key, session);
+          const sw = legacyStreams.get(key) ?? w;
+          const failed = await session.open(sw.path ?? '/sse', headersFor(sw));
+          if (failed) {
+            outcomes[i] = failed;
+            return { outcomes, stoppedAt: i };
+          }
+        }
+        if (w.method === 'GET') {
+          session.close();
+          legacySessions.delete(key);
+          outcomes[i] = { actual: session.endpointText(), status: 200 };
+        } else {
+          outcomes[i] = await session.call(pairs[i], w.path ?? '/', headersFor(w), options.cancelled?.has(i) ? beforeCancel(pairs[i]) : undefined);
+          if (outcomes[i].failure) return { outcomes, stoppedAt: i };
+        }
+        i++;
+        continue;
+      }
+      if (w.method === 'GET' && w.sse) {
+        const stream = streams.get(key) ?? open(w);
+        streams.set(key, stream);
+        outcomes[i] = await closeStream(stream, countLines(pairs[i].expected), options.timeoutMs);
+        completed.set(key, (completed.get(key) ?? 0) + 1);
+        i++;
+        continue;
+      }
+      if (options.cancelled?.has(i) && w.method === 'POST' && w.batch === undefined) {
+        // A call the client cancelled: as much as was recorded before the cancel, then the next pairs
+        // go while it is open; it ends where the recording's client gave up on it (once the cancel went).
+        const stream = openHttp(to, { method: 'POST', path: w.path ?? '/', headers: headersFor(w), body: pairs[i].send });
+        stream.onEvent(onMessage(w));
+        const head = await stream.headers;
+        if (isFailure(head)) {
+          outcomes[i] = { actual: head.partial, failure: head };
+          return { outcomes, stoppedAt: i };
+        }
+        await untilEvents(stream, beforeCancel(pairs[i]), options.timeoutMs);
+        abandoned.push({ pair: i, stream, status: head.status });
+        i++;
+        continue;
+      }
+      let end = i + 1;
+      if (w.batch !== undefined) while (end < pairs.length && pairs[end].wire?.batch === w.batch) end++;
+      const group = pairs.slice(i, end);
+      const body = w.method === 'GET' || w.method === 'DELETE' || w.method === 'HEAD' ? undefined : group.length > 1 ? `${group.map((p) => p.send).join('\n')}\n` : group[0].send;
+      const answer = await httpCall(to, { method: w.method ?? 'POST', path: w.path ?? '/v1/agent', headers: headersFor(w), body }, options.timeoutMs, w.sse ? onMessage(w) : undefined);
+      if (isFailure(answer)) {
+        outcomes[i] = { actual: answer.partial, failure: answer };
         return { outcomes, stoppedAt: i };
       }
-      await untilEvents(stream, beforeCancel(pairs[i]), options.timeoutMs);
-      abandoned.push({ pair: i, stream, status: head.status });
-      i++;
-      continue;
+      const liveSession = answer.headers['mcp-session-id'];
+      if (typeof liveSession === 'string' && w.session !== undefined && !sessionIds.has(w.session)) sessionIds.set(w.session, liveSession);
+      const n = (completed.get(key) ?? 0) + group.length;
+      completed.set(key, n);
+      // The GET stream opens where the recording opened it: after as many pairs of its session.
+      const sw = streamPairs.get(key);
+      if (sw && !streams.has(key) && (w.session === undefined || sessionIds.has(w.session)) && n >= (sw.after ?? 0)) streams.set(key, open(sw));
+      const parts = group.length > 1 ? splitAtDone(answer.body, group.length) : [answer.body];
+      group.forEach((_p, k) => (outcomes[i + k] = { actual: parts[k] ?? '', status: answer.status }));
+      if (abandoned.length > 0 && group.some((p) => p.send.includes('cancel'))) await endAbandoned();
+      i = end;
     }
-    let end = i + 1;
-    if (w.batch !== undefined) while (end < pairs.length && pairs[end].wire?.batch === w.batch) end++;
-    const group = pairs.slice(i, end);
-    const body = w.method === 'GET' || w.method === 'DELETE' || w.method === 'HEAD' ? undefined : group.length > 1 ? `${group.map((p) => p.send).join('\n')}\n` : group[0].send;
-    const answer = await httpCall(to, { method: w.method ?? 'POST', path: w.path ?? '/v1/agent', headers: headersFor(w), body }, options.timeoutMs, w.sse ? onMessage(w) : undefined);
-    if (isFailure(answer)) {
-      outcomes[i] = { actual: answer.partial, failure: answer };
-      return { outcomes, stoppedAt: i };
-    }
-    const liveSession = answer.headers['mcp-session-id'];
-    if (typeof liveSession === 'string' && w.session !== undefined && !sessionIds.has(w.session)) sessionIds.set(w.session, liveSession);
-    const n = (completed.get(key) ?? 0) + group.length;
-    completed.set(key, n);
-    // The GET stream opens where the recording opened it: after as many pairs of its session.
-    const sw = streamPairs.get(key);
-    if (sw && !streams.has(key) && (w.session === undefined || sessionIds.has(w.session)) && n >= (sw.after ?? 0)) streams.set(key, open(sw));
-    const parts = group.length > 1 ? splitAtDone(answer.body, group.length) : [answer.body];
-    group.forEach((_p, k) => (outcomes[i + k] = { actual: parts[k] ?? '', status: answer.status }));
-    if (abandoned.length > 0 && group.some((p) => p.send.includes('cancel'))) await endAbandoned();
-    i = end;
+    await endAbandoned();
+    // Answers given after their place in the tape was passed (a tape whose answer came before its call).
+    for (const [pair, out] of given) if (outcomes[pair] === undefined) outcomes[pair] = await out;
+    return { outcomes, stoppedAt: pairs.length };
   }
-  await endAbandoned();
-  // Answers given after their place in the tape was passed (a tape whose answer came before its call).
-  for (const [pair, out] of given) if (outcomes[pair] === undefined) outcomes[pair] = await out;
-  for (const s of streams.values()) s.abort();
-  return { outcomes, stoppedAt: pairs.length };
 }
 
 function outcomeOf(a: Awaited<ReturnType<typeof httpCall>>): LiveOutcome {

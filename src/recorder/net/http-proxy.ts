@@ -90,7 +90,7 @@ export async function startHttpRecorder(options: HttpRecorderOptions): Promise<R
       record: (ex) => record(ex, bearerToken(ex.requestHeaders)),
       requestBody: (path, seq, body) => legacy.request(path, seq, body),
       sseEvent: (stream, event, data, first) => legacy.event(stream, event, data, first, (id) => sessionOf(id)!),
-      giveUp: (reason) => order.done(undefined, () => tape.giveUp(reason)), // after the pairs started before it
+      giveUp: (reason) => setImmediate(() => tape.giveUp(reason)), // after the pairs already written in order (their drain is queued first)
     });
     connections.add(end);
     client.once('close', () => connections.delete(end));

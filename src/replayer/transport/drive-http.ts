@@ -1,22 +1,10 @@
 import type { Endpoint } from '../../plumbing/net/endpoint.js';
 import { splitAtDone } from '../../plumbing/net/http-wire.js';
 import type { WireNote } from '../../tape/protocol/wire.js';
-import { type CallFailure, type OpenStream, httpCall, isFailure, openHttp } from './http-client.js';
+import { type LiveOutcome, type OpenStream, type WirePair, httpCall, isFailure, openHttp } from './http-client.js';
+
+export type { LiveOutcome, WirePair } from './http-client.js';
 import { LegacySseSession } from './drive-sse.js';
-
-/** A pair as the transport drivers send it: secrets restored, its wire note read. */
-export interface WirePair {
-  send: string;
-  expected: string;
-  wire?: WireNote;
-}
-
-export interface LiveOutcome {
-  actual: string;
-  status?: number;
-  /** Why no complete response came; the replay stops there. */
-  failure?: CallFailure | { failure: 'exited'; message: string; partial: string };
-}
 
 export interface DriveOptions {
   timeoutMs: number;

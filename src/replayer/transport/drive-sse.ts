@@ -1,8 +1,7 @@
 import { type Exchange, ResponseFramer } from '../../core/framing/boundary.js';
 import type { Endpoint } from '../../plumbing/net/endpoint.js';
 import { SESSION_PLACEHOLDER } from '../../tape/protocol/wire.js';
-import type { LiveOutcome, WirePair } from './drive-http.js';
-import { type OpenStream, httpCall, isFailure, openHttp } from './http-client.js';
+import { type LiveOutcome, type OpenStream, type WirePair, httpCall, isFailure, openHttp } from './http-client.js';
 
 /**
  * One session of MCP's legacy HTTP+SSE transport (2024-11-05) on replay: the

@@ -1,6 +1,21 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { SseParser, isSse } from '../../plumbing/net/http-wire.js';
 import type { Endpoint } from '../../plumbing/net/endpoint.js';
+import type { WireNote } from '../../tape/protocol/wire.js';
+/** A pair as the transport drivers send it: secrets restored, its wire note read. */
+export interface WirePair {
+  send: string;
+  expected: string;
+  wire?: WireNote;
+}
+
+export interface LiveOutcome {
+  actual: string;
+  status?: number;
+  /** Why no complete response came; the replay stops there. */
+  failure?: CallFailure | { failure: 'exited'; message: string; partial: string };
+}
+
 
 export interface HttpCall {
   method: string;

@@ -17,7 +17,7 @@ const teed = (log: string, server: string[]) => ['sh', '-c', `tee ${log} | exec 
 const pairsOf = (tape: string) => readFileSync(tape, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { request: string; response: string });
 
 describe('Content-Length framing (LSP)', () => {
-  test('the JSON language server: one JSON value per message, paired by id; replay sends the same bytes and exits 0; serve answers the client', async () => {
+  test('the JSON language server: one JSON value per message, paired by id; replay sends the same bytes and exits 0; serve answers the client, --passthrough in the same framing', async () => {
     const dir = temp();
     const tape = join(dir, 'json-lsp.ndjson');
     const doc = join(FIX, 'lsp/a.json');
@@ -40,11 +40,21 @@ describe('Content-Length framing (LSP)', () => {
     const changed = join(dir, 'changed.ndjson');
     writeFileSync(changed, readFileSync(tape, 'utf8').replace('\\"detail\\":\\"tapedeck\\"', '\\"detail\\":\\"tapedesk\\"'));
     writeFileSync(`${changed}.notes`, readFileSync(`${tape}.notes`));
-    const [replay, drift, served] = await Promise.all([
+    // A tape without the hover pair: serve --passthrough asks the real server, in Content-Length framing too.
+    const partial = join(dir, 'partial.ndjson');
+    writeFileSync(partial, `${readFileSync(tape, 'utf8').trim().split('\n').filter((l) => !l.includes('textDocument/hover')).join('\n')}\n`);
+    writeFileSync(`${partial}.notes`, readFileSync(`${tape}.notes`));
+    const [replay, drift, served, passed] = await Promise.all([
       tapedeckInProcess(['replay', tape, '--', ...teed(join(dir, 'replayed.bin'), JSON_SERVER)]),
       tapedeckInProcess(['replay', changed, '--', ...JSON_SERVER]),
       run([...CLIENT, doc, 'json', '--', 'node', CLI, 'serve', tape]),
+      run([...CLIENT, doc, 'json', '--', 'node', CLI, 'serve', partial, '--passthrough', '--', ...JSON_SERVER]),
     ]);
+    expect(passed.code, passed.stderr).toBe(0);
+    expect(passed.stdout).toBe(direct.stdout);
+    const appended = pairsOf(partial).at(-1)!;
+    expect(JSON.parse(appended.request).method).toBe('textDocument/hover');
+    expect(appended.response).toBe(pairs[4].response);
     // Replay: the server receives the bytes the client sent, headers included.
     expect(replay.stderr).toContain('7 pair(s), 0 drift(s)');
     expect(replay.code).toBe(0);

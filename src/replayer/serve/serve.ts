@@ -63,7 +63,7 @@ export async function serveTape(tapeOrPath: ProtocolTape | string, options: Serv
 
   const unmatched: UnmatchedRequest[] = [];
   const history: string[] = [];
-  const passthrough = options.passthrough?.length ? new Passthrough(options.passthrough, tape.path, options.timeoutMs ?? 10_000, log, env) : undefined;
+  const passthrough = options.passthrough?.length ? new Passthrough(options.passthrough, tape.path, options.timeoutMs ?? 10_000, log, env, contentLength ? CONTENT_LENGTH : undefined) : undefined;
   // Our stdout's reader, when it is the parent that spawned us (an MCP client over stdio): paced by condition.
   const peer = output === process.stdout ? pipePeer(1) : undefined;
   let served = 0;
@@ -86,7 +86,7 @@ export async function serveTape(tapeOrPath: ProtocolTape | string, options: Serv
     if (passthrough) {
       const response = await passthrough.forward(request, history);
       history.push(request);
-      output.write(response);
+      output.write(contentLength ? Buffer.concat(messagesOf(response).map((m) => frameMessage(m.toString('utf8').replace(/\n$/, '')))) : response);
       return;
     }
     unmatched.push({ request, index });

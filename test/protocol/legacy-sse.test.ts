@@ -1,4 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { ROOT, run, tapedeckInProcess, useTempDirs } from '../helpers/cli.js';
@@ -73,5 +74,32 @@ describe('MCP legacy HTTP+SSE', () => {
     const stopped = await srv.stop();
     expect(stopped.stderr).not.toContain('no recorded response');
     expect(stopped.code).toBe(0);
+  });
+
+  test('an endpoint URL that sends the client around the proxy is refused at record time: exit 2 saying why', async () => {
+    // A server naming its own absolute address: the client's POSTs would never reach the recording.
+    const server = createServer((req, res) => {
+      if (req.method === 'GET') {
+        res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+        res.write(`event: endpoint\ndata: http://127.0.0.1:${(server.address() as { port: number }).port}/message?sessionId=abc\n\n`);
+      } else res.writeHead(202).end('Accepted');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const tape = join(temp(), 'around.ndjson');
+      const rec = await startTapedeck(['record', '--out', tape, '--transport', 'http', '--upstream', `http://127.0.0.1:${(server.address() as { port: number }).port}`]);
+      const stream = await fetch(`${rec.address}/sse`, { headers: { accept: 'text/event-stream' } });
+      const reader = stream.body!.getReader();
+      let seen = '';
+      while (!seen.includes('\n\n')) seen += new TextDecoder().decode((await reader.read()).value);
+      expect(seen).toContain('data: http://127.0.0.1:');
+      await reader.cancel();
+      const stopped = await rec.stop();
+      expect(stopped.stderr).toContain('names 127.0.0.1:');
+      expect(stopped.stderr).toContain('not this proxy: the client\'s POSTs would go around the recording, and a tape without them can never replay');
+      expect(stopped.code).toBe(2);
+    } finally {
+      server.close();
+    }
   });
 });

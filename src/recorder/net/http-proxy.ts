@@ -71,9 +71,14 @@ export async function startHttpRecorder(options: HttpRecorderOptions): Promise<R
     });
   };
   const writePair = (p: RecordedPair, hide: (t: string) => string) => tape.append(hide(p.request), hide(p.response), p.wire, p.notesOnly);
-  const legacy = new LegacySseRecorder((seq, pair, hide) => order.done(seq, () => writePair(pair, hide)));
+  const legacy = new LegacySseRecorder(
+    (seq, pair, hide) => order.done(seq, () => writePair(pair, hide)),
+    (reason) => setImmediate(() => tape.giveUp(reason)),
+    () => (address?.kind === 'tcp' ? `${address.host}:${address.port}` : undefined),
+  );
 
   const order = new StartOrder();
+  let address: Endpoint | undefined;
   const connections = new Set<() => void>();
   const server = createServer({ allowHalfOpen: true }, (client) => {
     const end = relayConnection(client, {
@@ -95,7 +100,6 @@ export async function startHttpRecorder(options: HttpRecorderOptions): Promise<R
     connections.add(end);
     client.once('close', () => connections.delete(end));
   });
-  let address: Endpoint;
   if (options.listen.kind === 'unix') {
     await listenUnix(server, options.listen.path);
     address = options.listen;

@@ -35,7 +35,13 @@ export class LegacySseRecorder {
   private readonly bySeq = new Map<number, Entry>();
 
   /** `write(seq, pair)`: a pair is complete (its response framed and its 202 seen). */
-  constructor(private readonly write: (seq: number, pair: RecordedPair, hide: (text: string) => string) => void) {}
+  constructor(
+    private readonly write: (seq: number, pair: RecordedPair, hide: (text: string) => string) => void,
+    /** A session that can never replay: the recording stops, saying why (record exits 2). */
+    private readonly refuse: (reason: string) => void = () => {},
+    /** host:port clients reach the proxy at: an endpoint URL naming another goes around it. */
+    private readonly proxyHost: () => string | undefined = () => undefined,
+  ) {}
 
   /** An SSE event of a GET stream: its first, `endpoint`, makes it a legacy session. Returns whether it was one. */
   event(stream: object, event: string | undefined, data: string, first: boolean, sessionNumber: (liveId: string) => number): boolean {
@@ -45,6 +51,11 @@ export class LegacySseRecorder {
       return true;
     }
     if (!first || event !== 'endpoint') return false;
+    const around = bypassing(data, this.proxyHost());
+    if (around) {
+      this.refuse(`the legacy SSE endpoint ${JSON.stringify(data)} names ${around}, not this proxy: the client's POSTs would go around the recording, and a tape without them can never replay (serve the endpoint as a path, or record with --upstream at that address)`);
+      return false;
+    }
     const liveId = sessionIdOf(data);
     if (liveId === undefined) return false;
     const s: Session = {
@@ -135,4 +146,15 @@ export function sessionIdOf(path: string): string | undefined {
 
 function withPlaceholder(path: string, liveId: string | undefined): string {
   return liveId === undefined ? path : path.split(encodeURIComponent(liveId)).join(SESSION_PLACEHOLDER);
+}
+
+/** An absolute endpoint URL on another host:port than the proxy's: what it names, else undefined. */
+function bypassing(endpoint: string, proxy: string | undefined): string | undefined {
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(endpoint)) return undefined;
+  try {
+    const host = new URL(endpoint).host;
+    return proxy !== undefined && host === proxy ? undefined : host;
+  } catch {
+    return endpoint;
+  }
 }

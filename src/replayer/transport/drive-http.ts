@@ -140,7 +140,9 @@ export async function driveHttp(pairs: readonly WirePair[], to: Endpoint, option
       if (answers && (given.has(i) || answers.isAnswer(i))) {
         const out = await asked(i);
         if (out) outcomes[i] = out;
-        else if (!given.has(i)) answers.sent.add(i); // never asked: the carrying pair reports the request missing
+        // Never asked: the carrying pair reports the request missing. One whose call is still to come
+      // (a tape recorded before pairs kept their order) stays available for it.
+      else if (!given.has(i) && !((options.carrierOf?.(i) ?? -1) > i)) answers.sent.add(i);
         if (outcomes[i]?.failure) return { outcomes, stoppedAt: i };
         i++;
         continue;

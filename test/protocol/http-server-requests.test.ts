@@ -27,7 +27,7 @@ interface Line {
 }
 
 describe('server-to-client requests over Streamable HTTP', () => {
-  test(`server-everything: sampling, elicitation, roots, progress and a cancel record in exchange order and replay 0 (${runs(2, 20)} runs); an older server is 1 with its JSON path`, { timeout: 240_000 }, async () => {
+  test(`server-everything: sampling, elicitation, roots, progress and a cancel record in exchange order and replay 0 (${runs(2, 20)} runs); an older server is 1 with its JSON path; serve answers the SDK client`, { timeout: 240_000 }, async () => {
     const dir = temp();
     const tape = join(dir, 'workload.ndjson');
     const rec = await startTapedeck(['record', '--out', tape, '--transport', 'http', '--', ...CURRENT]);
@@ -79,5 +79,18 @@ describe('server-to-client requests over Streamable HTTP', () => {
     expect(drift.stderr).toContain('another answer');
     expect(old.code).toBe(1);
     expect(old.stderr).toContain('$.result.capabilities.tasks: expected {"list":{},"cancel":{},"requests":{"tools":{"call":{}}}}, got nothing (missing)');
+
+    // serve stands in for the server: the SDK client's own answers (202) are matched, the results are the recorded ones.
+    const srv = await startTapedeck(['serve', tape, '--transport', 'http']);
+    const served = await run([...WORKLOAD, '--url', `${srv.address}/mcp`]);
+    expect(served.code, served.stderr).toBe(0);
+    const kinds = (out: string) => Object.fromEntries(out.trim().split('\n').map((l) => JSON.parse(l) as { kind: string; value: unknown }).map((l) => [l.kind, l.value]));
+    const [want, got] = [kinds(client.stdout), kinds(served.stdout)];
+    for (const k of ['echo', 'sampling', 'elicitation', 'long', 'cancelled', 'roots', 'roots-asked']) expect(got[k], k).toEqual(want[k]);
+    // Every progress notification the tape holds (the live client may have missed one the server sent with its result).
+    expect(got.progress).toEqual([1, 2, 3].map((progress) => ({ progress, total: 3 })));
+    const stopped = await srv.stop();
+    expect(stopped.stderr).not.toContain('no recorded response');
+    expect(stopped.code).toBe(0);
   });
 });

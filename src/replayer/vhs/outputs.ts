@@ -7,6 +7,7 @@ import { unifiedDiff } from '../protocol/compare.js';
 import type { VhsRunResult } from './run.js';
 import { lineError } from './options.js';
 import { TapedeckError } from '../../core/diagnostics/errors.js';
+import type { PixelCompareOptions } from '../../render/pixel/diff.js';
 
 /** VHS's frame separator (testing.go): 80 box-drawing dashes. */
 export const SEPARATOR = '─'.repeat(80);
@@ -76,19 +77,22 @@ export interface OutputCheck {
   path: string;
   golden?: GoldenResult;
   drift?: Drift;
-  /** Why it was not produced (GIF and video outputs). */
+  /** Why it was not produced. */
   skipped?: string;
+  /** Where a Screenshot, GIF, video or frame first differs: the golden's and the run's pictures (PNG), for the HTML report. */
+  pictures?: { expected?: Buffer; actual?: Buffer; label: string };
 }
 
 /** Checks (or writes) every Output of a run through the golden store. */
-export async function checkOutputs(result: VhsRunResult, store: GoldenStore, cwd: string): Promise<OutputCheck[]> {
+export async function checkOutputs(result: VhsRunResult, store: GoldenStore, cwd: string, pixel: PixelCompareOptions = {}): Promise<OutputCheck[]> {
   const checks: OutputCheck[] = [];
   const text = textOutput(result);
   for (const output of result.outputs) {
     const path = resolve(cwd, output.path);
     try {
-      await checkOne(result, store, output, path, text, checks);
+      await checkOne(result, store, output, path, text, checks, pixel);
     } catch (err) {
+      if (err instanceof TapedeckError && err.code === 'EXPORT_ERROR') throw lineError(output.at, `cannot make ${output.path}: ${err.message}`, 'EXPORT_ERROR');
       if (err instanceof TapedeckError) throw err;
       throw lineError(output.at, `cannot write ${output.path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, 'STORAGE_WRITE_ERROR');
     }
@@ -99,9 +103,11 @@ export async function checkOutputs(result: VhsRunResult, store: GoldenStore, cwd
       const { renderScreenPng } = await import('../../render/raster/index.js');
       const { comparePngs } = await import('../../render/pixel/diff.js');
       const png = renderScreenPng(shot.snapshot, { source: { file: result.tape.file, line: shot.at.line } });
-      const golden = store.check({ path, actual: png, displayPath: shot.path, compare: (expected) => comparePngs(expected, png) });
+      const golden = store.check({ path, actual: png, displayPath: shot.path, compare: (expected) => comparePngs(expected, png, pixel) });
       const output = { kind: 'Output' as const, path: shot.path, format: 'frames' as const, at: shot.at };
-      checks.push({ output, path, golden, ...(golden.pass ? {} : { drift: makeDrift(result, output, 'TD1202', `screenshot ${shot.path} differs`, golden.message.split('\n'), 1) }) });
+      const code = golden.status === 'missing' ? 'TD1203' : 'TD1204';
+      const pictures = golden.pass ? undefined : { expected: store.read(path), actual: png, label: shot.path };
+      checks.push({ output, path, golden, ...(golden.pass ? {} : { pictures, drift: makeDrift(result, output, code, golden.status === 'missing' ? `screenshot ${shot.path} missing` : `screenshot ${shot.path} differs`, golden.message.split('\n'), 1) }) });
     } catch (err) {
       if (err instanceof TapedeckError) throw err;
       throw lineError(shot.at, `cannot write ${shot.path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, 'STORAGE_WRITE_ERROR');
@@ -110,7 +116,7 @@ export async function checkOutputs(result: VhsRunResult, store: GoldenStore, cwd
   return checks;
 }
 
-async function checkOne(result: VhsRunResult, store: GoldenStore, output: Extract<VhsCommand, { kind: 'Output' }>, path: string, text: string, checks: OutputCheck[]): Promise<void> {
+async function checkOne(result: VhsRunResult, store: GoldenStore, output: Extract<VhsCommand, { kind: 'Output' }>, path: string, text: string, checks: OutputCheck[], pixel: PixelCompareOptions): Promise<void> {
   {
     if (output.format === 'txt' || output.format === 'ascii') {
       const golden = store.check({ path, actual: text, displayPath: output.path, compare: (expected) => compareText(expected.toString('utf8'), result) });
@@ -120,9 +126,14 @@ async function checkOne(result: VhsRunResult, store: GoldenStore, output: Extrac
       const expected = store.read(path);
       const verdict = expected === undefined ? undefined : await compareCast(expected.toString('utf8'), result);
       const golden = store.settle({ path, actual: cast, verdict, displayPath: output.path });
-      checks.push({ output, path, golden, ...(golden.pass ? {} : { drift: makeDrift(result, output, 'TD1202', golden.status === 'missing' ? 'cast output missing' : 'cast screens differ', golden.message.split('\n'), 1) }) });
+      checks.push({ output, path, golden, ...(golden.pass ? {} : { drift: makeDrift(result, output, golden.status === 'missing' ? 'TD1203' : 'TD1202', golden.status === 'missing' ? 'cast output missing' : 'cast screens differ', golden.message.split('\n'), 1) }) });
     } else {
-      checks.push({ output, path, skipped: `${output.format === 'frames' ? 'a frames folder' : `.${output.format}`} output is not produced (it needs the raster renderer and GIF/video export, not in this build)` });
+      const { checkAnimation, checkFramesFolder } = await import('./media-check.js');
+      const m = output.format === 'frames' ? await checkFramesFolder(result, store, output, path, pixel) : await checkAnimation(result, store, output, path, pixel);
+      const golden = m.golden;
+      const kind = output.format === 'frames' ? 'frames folder' : `.${output.format}`;
+      const drift = golden.pass ? undefined : makeDrift(result, output, golden.status === 'missing' ? 'TD1203' : 'TD1205', golden.status === 'missing' ? `${kind} output ${output.path} missing` : `${kind} output ${output.path} differs`, golden.message.split('\n'), 1);
+      checks.push({ output, path, golden, ...(drift ? { drift, ...(m.pictures ? { pictures: m.pictures } : {}) } : {}) });
     }
   }
 }

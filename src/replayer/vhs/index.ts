@@ -64,7 +64,7 @@ export async function runVhsFiles(paths: readonly string[], options: VhsRunFiles
       tapes.push(base);
       continue;
     }
-    const loaded = loadTape(abs, { display: shown });
+    const loaded = loadTape(abs, { display: shown, base: options.cwd });
     if (!loaded.tape) {
       tapes.push({ ...base, errors: loaded.errors, durationMs: performance.now() - t0 });
       continue;
@@ -102,3 +102,4 @@ export function formatVhsReport(result: VhsFilesResult): string {
   out.push(`tapedeck vhs: ${result.tapes.length} tape${result.tapes.length === 1 ? '' : 's'}, ${ran} ran, ${drifted} drifted, ${failed} failed (${Math.round(result.durationMs)} ms)`);
   return `${out.join('\n')}\n`;
 }
+

@@ -141,14 +141,34 @@ async function checkOne(result: VhsRunResult, store: GoldenStore, output: Extrac
 function compareText(expected: string, result: VhsRunResult): { pass: boolean; message?: string } {
   const want = textFrames(expected);
   const got = result.frames.map((f) => f.lines);
-  const n = firstDifference(want, got);
+  const n = firstDifference(want, got, headerCount(result));
   if (n < 0) return { pass: true };
   return { pass: false, message: frameMessage(result, n, want, got) };
 }
 
-function firstDifference(want: string[][], got: string[][]): number {
+/** The frames taken for the tape's header commands (they come first). */
+function headerCount(result: VhsRunResult): number {
+  let n = 0;
+  while (result.frames[n]?.header) n++;
+  return n;
+}
+
+/**
+ * The first frame that differs. The first `header` frames are compared
+ * without their trailing empty lines: VHS takes them before it sizes the
+ * terminal, at its browser's first size (go-rod's 1280 x 800 window, ttyd's
+ * 13 px font: dozens of rows), so a VHS file has more, empty, rows there.
+ */
+function firstDifference(want: string[][], got: string[][], header = 0): number {
+  const trim = (lines: string[]) => {
+    let end = lines.length;
+    while (end > 0 && lines[end - 1] === '') end--;
+    return lines.slice(0, end).join('\n');
+  };
   for (let i = 0; i < Math.max(want.length, got.length); i++) {
-    if ((want[i] ?? []).join('\n') !== (got[i] ?? []).join('\n')) return i;
+    const a = want[i] ?? [];
+    const b = got[i] ?? [];
+    if (i < header && want[i] && got[i] ? trim(a) !== trim(b) : a.join('\n') !== b.join('\n')) return i;
   }
   return -1;
 }
@@ -173,7 +193,7 @@ async function compareCast(expected: string, result: VhsRunResult): Promise<{ pa
 function textDrift(result: VhsRunResult, output: Extract<VhsCommand, { kind: 'Output' }>, golden: GoldenResult, expected: string | undefined): Drift {
   if (golden.status === 'missing') return makeDrift(result, output, 'TD1203', `text output ${output.path} missing`, golden.message.split('\n'), 1);
   const want = textFrames(expected ?? '');
-  const n = Math.max(0, firstDifference(want, result.frames.map((f) => f.lines)));
+  const n = Math.max(0, firstDifference(want, result.frames.map((f) => f.lines), headerCount(result)));
   return makeDrift(result, output, 'TD1201', `text output ${output.path} differs at frame ${n + 1}`, golden.message.split('\n'), n + 1, want[n]?.join('\n') ?? '', result.frames[n]?.lines.join('\n'));
 }
 

@@ -94,6 +94,7 @@ export function formatVhsReport(result: VhsFilesResult): string {
     for (const c of t.checks) {
       if (c.skipped) out.push(`tapedeck: ${t.tape}:${c.output.at.line}: Output ${c.output.path}: ${c.skipped}`);
       else if (c.golden) out.push(`${c.golden.pass ? 'ok  ' : 'FAIL'} ${t.tape}:${c.output.at.line}: ${c.golden.message.split('\n').join('\n     ')}`);
+      if (c.note) out.push(`note ${t.tape}:${c.output.at.line}: ${c.note}`);
     }
   }
   const ran = result.tapes.filter((t) => t.run).length;

@@ -5,7 +5,7 @@ import type { PixelCompareOptions } from '../../render/pixel/diff.js';
 import type { TimedPicture } from '../../render/vhs/gif.js';
 import type { Picture } from '../../render/vhs/window.js';
 import type { VhsCommand } from '../../tape/vhs/index.js';
-import { framePlan, pictures } from './media.js';
+import { framePlan, pictures, vhsPng } from './media.js';
 import type { VhsRunResult } from './run.js';
 
 type Output = Extract<VhsCommand, { kind: 'Output' }>;
@@ -75,17 +75,12 @@ export async function checkAnimation(result: VhsRunResult, store: GoldenStore, o
  */
 export async function checkFramesFolder(result: VhsRunResult, store: GoldenStore, output: Output, dir: string, pixel: PixelCompareOptions): Promise<MediaCheck> {
   const plan = framePlan(result);
-  const { encodeRgbaPng } = await import('../../render/raster/png.js');
-  const { stampOf } = await import('../../render/raster/index.js');
-  const { cellMetrics } = await import('../../render/raster/glyphs.js');
   const { comparePngs } = await import('../../render/pixel/diff.js');
-  const o = result.options;
-  const m = cellMetrics(o.fontSize, o.lineHeight);
   const results: GoldenResult[] = [];
   let n = 0;
   let firstBad: MediaCheck['pictures'];
   for await (const f of pictures(result, plan)) {
-    const bytes = encodeRgbaPng(f.picture.width, f.picture.height, f.picture.data, { ...stampOf(f.snapshot, { cell: { width: m.width, height: m.height }, padding: { x: o.padding, y: o.padding } }), vhs: `${o.width}x${o.height}` });
+    const bytes = await vhsPng(result, f.snapshot, f.picture);
     for (let i = 0; i < f.ticks; i++) {
       const name = `frame-${String(++n).padStart(5, '0')}.png`;
       const path = join(dir, name);

@@ -99,8 +99,8 @@ export async function* orderedRuns(result: VhsRunResult, plan: FramePlan): Async
   if (plan.offset > 0) yield* screenRuns(result, plan, 0, plan.offset);
 }
 
-/** Renders runs into the tape's window: each distinct screen drawn once. */
-export async function* pictures(result: VhsRunResult, plan: FramePlan): AsyncGenerator<{ picture: Picture; ticks: number; snapshot: ScreenSnapshot }> {
+/** The tape's look: its render profile and VHS's window around the terminal. */
+export async function vhsLook(result: VhsRunResult): Promise<(snapshot: ScreenSnapshot) => Picture> {
   const { renderScreenRgba } = await import('../../render/raster/index.js');
   const { vhsProfile } = await import('../../render/vhs/theme.js');
   const { VhsWindow } = await import('../../render/vhs/window.js');
@@ -111,8 +111,22 @@ export async function* pictures(result: VhsRunResult, plan: FramePlan): AsyncGen
     windowBarSize: o.windowBarSize, borderRadius: o.borderRadius, background: profile.theme.background,
   });
   const source = { file: result.tape.file, line: result.outputs[0]?.at.line };
-  for await (const run of orderedRuns(result, plan)) {
-    const term = renderScreenRgba(run.snapshot, { profile, cursor: 'auto', source });
-    yield { picture: window.compose(term), ticks: run.ticks, snapshot: run.snapshot };
-  }
+  return (snapshot) => window.compose(renderScreenRgba(snapshot, { profile, cursor: 'auto', source }));
+}
+
+/** A picture of the tape's look as a stamped PNG (a frame file, a Screenshot). */
+export async function vhsPng(result: VhsRunResult, snapshot: ScreenSnapshot, picture: Picture): Promise<Buffer> {
+  const { encodeRgbaPng } = await import('../../render/raster/png.js');
+  const { stampOf } = await import('../../render/raster/index.js');
+  const { cellMetrics } = await import('../../render/raster/glyphs.js');
+  const o = result.options;
+  const m = cellMetrics(o.fontSize, o.lineHeight);
+  const stamp = { ...stampOf(snapshot, { cell: { width: m.width, height: m.height }, padding: { x: o.padding, y: o.padding } }), vhs: `${o.width}x${o.height}` };
+  return encodeRgbaPng(picture.width, picture.height, picture.data, stamp);
+}
+
+/** Renders runs into the tape's window: each distinct screen drawn once. */
+export async function* pictures(result: VhsRunResult, plan: FramePlan): AsyncGenerator<{ picture: Picture; ticks: number; snapshot: ScreenSnapshot }> {
+  const draw = await vhsLook(result);
+  for await (const run of orderedRuns(result, plan)) yield { picture: draw(run.snapshot), ticks: run.ticks, snapshot: run.snapshot };
 }

@@ -79,6 +79,8 @@ export interface OutputCheck {
   drift?: Drift;
   /** Why it was not produced. */
   skipped?: string;
+  /** What of the tape's look it was not drawn with. */
+  note?: string;
   /** Where a Screenshot, GIF, video or frame first differs: the golden's and the run's pictures (PNG), for the HTML report. */
   pictures?: { expected?: Buffer; actual?: Buffer; label: string };
 }
@@ -97,17 +99,19 @@ export async function checkOutputs(result: VhsRunResult, store: GoldenStore, cwd
       throw lineError(output.at, `cannot write ${output.path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, 'STORAGE_WRITE_ERROR');
     }
   }
+  let draw: ((snapshot: VhsRunResult['screenshots'][number]['snapshot']) => import('../../render/vhs/window.js').Picture) | undefined;
   for (const shot of result.screenshots) {
     const path = resolve(cwd, shot.path);
     try {
-      const { renderScreenPng } = await import('../../render/raster/index.js');
+      const { vhsLook, vhsPng } = await import('./media.js');
       const { comparePngs } = await import('../../render/pixel/diff.js');
-      const png = renderScreenPng(shot.snapshot, { source: { file: result.tape.file, line: shot.at.line } });
+      draw ??= await vhsLook(result);
+      const png = await vhsPng(result, shot.snapshot, draw(shot.snapshot));
       const golden = store.check({ path, actual: png, displayPath: shot.path, compare: (expected) => comparePngs(expected, png, pixel) });
       const output = { kind: 'Output' as const, path: shot.path, format: 'frames' as const, at: shot.at };
       const code = golden.status === 'missing' ? 'TD1203' : 'TD1204';
       const pictures = golden.pass ? undefined : { expected: store.read(path), actual: png, label: shot.path };
-      checks.push({ output, path, golden, ...(golden.pass ? {} : { pictures, drift: makeDrift(result, output, code, golden.status === 'missing' ? `screenshot ${shot.path} missing` : `screenshot ${shot.path} differs`, golden.message.split('\n'), 1) }) });
+      checks.push({ output, path, golden, ...lookNote(result), ...(golden.pass ? {} : { pictures, drift: makeDrift(result, output, code, golden.status === 'missing' ? `screenshot ${shot.path} missing` : `screenshot ${shot.path} differs`, golden.message.split('\n'), 1) }) });
     } catch (err) {
       if (err instanceof TapedeckError) throw err;
       throw lineError(shot.at, `cannot write ${shot.path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, 'STORAGE_WRITE_ERROR');
@@ -133,7 +137,7 @@ async function checkOne(result: VhsRunResult, store: GoldenStore, output: Extrac
       const golden = m.golden;
       const kind = output.format === 'frames' ? 'frames folder' : `.${output.format}`;
       const drift = golden.pass ? undefined : makeDrift(result, output, golden.status === 'missing' ? 'TD1203' : 'TD1205', golden.status === 'missing' ? `${kind} output ${output.path} missing` : `${kind} output ${output.path} differs`, golden.message.split('\n'), 1);
-      checks.push({ output, path, golden, ...(drift ? { drift, ...(m.pictures ? { pictures: m.pictures } : {}) } : {}) });
+      checks.push({ output, path, golden, ...lookNote(result), ...(drift ? { drift, ...(m.pictures ? { pictures: m.pictures } : {}) } : {}) });
     }
   }
 }
@@ -199,4 +203,10 @@ function textDrift(result: VhsRunResult, output: Extract<VhsCommand, { kind: 'Ou
 
 function makeDrift(result: VhsRunResult, output: Extract<VhsCommand, { kind: 'Output' }>, code: Drift['code'], title: string, details: string[], frame: number, expected = '', actual?: string): Drift {
   return { code, tape: result.tape.file, line: output.at.line, byteStart: 0, byteEnd: 0, pair: frame, request: output.at.text.trim(), recordedLine: output.at.text, title, details, expected, actual };
+}
+
+/** A theme by name (VHS's themes.json is not built in): drawn in VHS's default theme, said once per picture output. */
+function lookNote(result: VhsRunResult): { note?: string } {
+  const t = result.options.theme;
+  return typeof t === 'string' && t !== '' ? { note: `Theme ${JSON.stringify(t)}: tapedeck knows only VHS's default theme by name (give the colours as JSON); drawn in the default` } : {};
 }

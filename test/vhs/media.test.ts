@@ -122,5 +122,11 @@ describe('tapedeck vhs: GIF, video and frames outputs', () => {
     expect(existsSync(join(ci, 's.gif'))).toBe(false);
     expect(missing.stderr).toMatch(/t\.gif differs: the existing t\.gif cannot be read/);
     expect(missing.stderr).toContain('note s.tape:1: Theme "Dracula": tapedeck knows only VHS\'s default theme by name');
+    // No ffmpeg for a video Output: an error naming its line before anything runs, and no other output written.
+    const noff = project({ 'x.tape': tape('hi', ['Output x.gif', 'Output x.mp4']) });
+    const r2 = await vhs(noff, ['x.tape'], { TAPEDECK_FFMPEG: '/no/such/ffmpeg' });
+    expect(r2.stderr).toMatch(/x\.tape:2: a video Output needs ffmpeg, and "\/no\/such\/ffmpeg" is not on PATH/);
+    expect(r2.code).toBe(2);
+    expect(existsSync(join(noff, 'x.gif'))).toBe(false);
   });
 });

@@ -16,7 +16,7 @@ import type { Picture } from './window.js';
  */
 export type VideoFormat = 'webm' | 'mp4';
 
-const ffmpegBin = () => process.env.TAPEDECK_FFMPEG ?? 'ffmpeg';
+const ffmpegBin = (env: NodeJS.ProcessEnv = process.env) => env.TAPEDECK_FFMPEG ?? 'ffmpeg';
 const ffprobeBin = () => process.env.TAPEDECK_FFPROBE ?? 'ffprobe';
 
 function missing(err: NodeJS.ErrnoException, what: string): TapedeckError {
@@ -32,7 +32,7 @@ export interface VideoEncodeOptions {
 }
 
 /** Encodes `frames` (each picture repeated for its tick count) and returns the file's bytes. */
-export async function encodeVideo(frames: AsyncIterable<{ picture: Picture; ticks: number }>, o: VideoEncodeOptions): Promise<Buffer> {
+export async function encodeVideo(frames: AsyncIterable<{ picture: Picture; ticks: number }>, o: VideoEncodeOptions, env: NodeJS.ProcessEnv = process.env): Promise<Buffer> {
   const out = join(tmpdir(), `tapedeck-vhs-${process.pid}-${randomBytes(4).toString('hex')}.${o.format}`);
   const codec = o.format === 'webm'
     ? ['-c:v', 'libvpx-vp9', '-crf', '30', '-b:v', '0', '-deadline', 'realtime', '-cpu-used', '8', '-row-mt', '0']
@@ -42,7 +42,7 @@ export async function encodeVideo(frames: AsyncIterable<{ picture: Picture; tick
     '-vf', 'pad=ceil(iw/2)*2:ceil(ih/2)*2', ...codec, '-pix_fmt', 'yuv420p', '-an', '-threads', '1',
     '-fflags', '+bitexact', '-flags:v', '+bitexact', '-map_metadata', '-1', '-f', o.format, out,
   ];
-  const ff = spawn(ffmpegBin(), args, { stdio: ['pipe', 'ignore', 'pipe'] });
+  const ff = spawn(ffmpegBin(env), args, { stdio: ['pipe', 'ignore', 'pipe'] });
   let stderr = '';
   ff.stderr.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-2000)));
   const closed = new Promise<number | null>((resolve, reject) => {

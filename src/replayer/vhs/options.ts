@@ -100,6 +100,15 @@ export function preflight(tape: VhsTape, cwd: string, baseEnv: NodeJS.ProcessEnv
     const where = options.shellAt ?? tape.commands[0].at;
     throw lineError(where, `shell ${JSON.stringify(options.shell)} (${def.command}) is not on PATH${options.shellAt ? '' : ' (the default shell; Set Shell picks another)'}`, 'SPAWN_FAILED');
   }
+  const video = tape.commands.find((c) => c.kind === 'Output' && (c.format === 'webm' || c.format === 'mp4'));
+  if (video) {
+    const ffmpeg = baseEnv.TAPEDECK_FFMPEG ?? 'ffmpeg';
+    try {
+      resolveCommand(ffmpeg, cwd, { PATH: baseEnv.PATH ?? '' });
+    } catch {
+      throw lineError(video.at, `a video Output needs ffmpeg, and ${JSON.stringify(ffmpeg)} is not on PATH (Debian: apt-get install -y ffmpeg; or set TAPEDECK_FFMPEG)`, 'EXPORT_ERROR');
+    }
+  }
   for (const cmd of tape.commands) if (cmd.kind === 'Output' || cmd.kind === 'Screenshot') checkWritable(`${resolve(cwd, cmd.path)}${cmd.kind === 'Output' && cmd.format === 'frames' ? '/' : ''}`, cmd.at);
   return { options, offset, env, shell: { ...def, file } };
 }

@@ -89,6 +89,8 @@ export interface OutputCheck {
 export async function checkOutputs(result: VhsRunResult, store: GoldenStore, cwd: string, pixel: PixelCompareOptions = {}): Promise<OutputCheck[]> {
   const checks: OutputCheck[] = [];
   const text = textOutput(result);
+  // A video too long to make fails before any output is written.
+  if (result.outputs.some((o) => o.format !== 'txt' && o.format !== 'ascii' && o.format !== 'cast')) (await import('./media.js')).framePlan(result);
   for (const output of result.outputs) {
     const path = resolve(cwd, output.path);
     try {

@@ -28,7 +28,8 @@ beforeAll(async () => {
   await recordScript({
     out: vimCast, command: 'vim', args: ['-u', 'NONE', '-i', 'NONE', '-n', '-c', 'syntax on', '-c', 'set number', 'sample.c'],
     env: { TERM: 'xterm-256color' }, cwd: temp.dir, rows: 24, cols: 80,
-    steps: [{ waitFor: '"sample.c"', timeoutMs: 30_000 }, { marker: 'opened' }, { type: ':q!\r' }],
+    // The file's message can come before the first redraw (vim may wait on a terminal answer first): wait for both.
+    steps: [{ waitFor: '"sample.c"', timeoutMs: 30_000 }, { waitFor: '#include <stdio.h>', timeoutMs: 30_000 }, { marker: 'opened' }, { type: ':q!\r' }],
   });
 }, 60_000);
 afterAll(async () => {

@@ -92,6 +92,27 @@ describe('a resize no output follows', () => {
       vi.useRealTimers();
     }
   });
+
+  it('is signalled at every step when the program was writing as it went out, whatever pauses its stream has', () => {
+    vi.useFakeTimers();
+    try {
+      let sent = 0;
+      let now = 0;
+      const resignal = new ResizeResignal(() => sent++, () => now);
+      resignal.output(); // a tick just before the resize
+      now = 5;
+      resignal.resized();
+      // Ticks every 10 ms, with a 200 ms stall (a loaded machine) in the middle.
+      for (let t = 10; t <= 1_200; t += t === 150 ? 200 : 10) {
+        vi.advanceTimersByTime(t - now);
+        now = t;
+        resignal.output();
+      }
+      expect(sent).toBe(RESIGNAL_AFTER_MS.length);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });
 
 describe('live terminals', () => {
@@ -103,6 +124,8 @@ describe('live terminals', () => {
       await t.waitForText('🚀 bottom line|');
       t.resize(30, 100);
       await t.waitForText('size 30x100 😀 漢字|');
+      // The bottom line is drawn after the size line: wait for it on the last row of the new size.
+      await t.waitForRegex(/\n🚀 bottom line\|$/);
       expect((await t.snapshot()).visibleLines[29]).toBe('🚀 bottom line|');
     } finally {
       await t.dispose();

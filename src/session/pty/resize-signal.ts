@@ -19,39 +19,32 @@ export const BURST_GAP_MS = 30;
  * 2-core machine (and a window manager resizing a real terminal sends many,
  * so users rarely see it). So a resize that no answer follows is signalled
  * again, to the terminal's foreground process group. The answer is output
- * that starts after the resize: output still under way when the resize went
- * out (the rest of the frame the program was writing, with gaps under
- * BURST_GAP_MS) does not count, or a program that missed the signal would
- * keep its old frame for good (tig missed 8 of 200 replayed resizes so).
+ * that starts after the resize. A program that was writing when the resize
+ * went out (output within BURST_GAP_MS before it) gets every repeat: its
+ * answer cannot be told from the rest of its stream (a pause in it under load
+ * looked like one, and a program that missed the signal kept its old frame;
+ * tig missed 8 of 200 replayed resizes so), and an extra SIGWINCH only
+ * makes a program that did see the resize draw the same frame again.
  */
 export class ResizeResignal {
   private timers: NodeJS.Timeout[] = [];
   private lastOutput = -Infinity;
-  /** The program was writing when the resize went out, and has not paused since. */
-  private burstUnderWay = false;
+  /** The program was writing when the resize went out: no output counts as its answer. */
+  private writingWhenResized = false;
 
   constructor(private readonly resignal: () => void, private readonly now: () => number = () => performance.now()) {}
 
   /** A resize just went to the PTY. */
   resized(): void {
     this.cancel();
-    this.burstUnderWay = this.now() - this.lastOutput < BURST_GAP_MS;
-    this.timers = RESIGNAL_AFTER_MS.map((ms) => setTimeout(() => this.fire(), ms).unref());
+    this.writingWhenResized = this.now() - this.lastOutput < BURST_GAP_MS;
+    this.timers = RESIGNAL_AFTER_MS.map((ms) => setTimeout(() => this.resignal(), ms).unref());
   }
 
-  private fire(): void {
-    this.burstUnderWay = false; // what comes after a signal we sent is an answer to it
-    this.resignal();
-  }
-
-  /** The program wrote something: an answer (it is awake and saw the resize), unless it is the burst the resize interrupted. */
+  /** The program wrote something: an answer (it is awake and saw the resize), unless it was writing all along. */
   output(): void {
-    const now = this.now();
-    const gap = now - this.lastOutput;
-    this.lastOutput = now;
-    if (this.timers.length === 0) return;
-    if (this.burstUnderWay && gap < BURST_GAP_MS) return;
-    this.burstUnderWay = false;
+    this.lastOutput = this.now();
+    if (this.timers.length === 0 || this.writingWhenResized) return;
     this.cancel();
   }
 

@@ -73,6 +73,9 @@ export const screenshotTerminal = lazy(() => import('./render/screenshot/termina
 export const screenshotCast = lazy(() => import('./render/screenshot/cast.js'), 'screenshotCast');
 export type { Screenshot, ScreenshotOptions } from './render/screenshot/screenshot.js';
 export const closeRenderer = lazy(() => import('./render/browser/renderer.js'), 'closeRenderer');
+// The raster renderer (a snapshot with cells to a stamped PNG); its synchronous API is the `tapedeck/render` entry.
+export const renderSnapshot = lazy(() => import('./render/raster/render.js'), 'renderSnapshot');
+export type { RenderedPng, RenderOptions } from './render/raster/render.js';
 export { comparePngs, type PixelCompareOptions, type PixelComparison } from './render/pixel/diff.js';
 
 // Reports and export: the human summary, the --json summary line, JUnit, annotations, HTML

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Screen } from '../../src/session/screen/screen.js';
 import { paletteRgb } from '../../src/session/screen/colors.js';
 import { lineText } from '../../src/session/screen/line-text.js';
+import { copyLineFrom, xtermCopyFrom } from '../../src/session/screen/line-copy.js';
 
 async function screenWith(data: string, rows = 4, cols = 20, scrollback?: number): Promise<Screen> {
   const s = new Screen({ rows, cols, scrollback });
@@ -103,6 +104,36 @@ describe('Screen snapshots', () => {
     }
     expect(compared).toBeGreaterThan(1000);
     s.dispose();
+  });
+
+  it('recycles scrolled lines as xterm.js does (combined characters, extended underlines, other widths)', async () => {
+    const a = await screenWith('plain\r\ne\u0301\u0302 x\u0301\r\n\x1b[4:3m\x1b[58;5;196mcurly\x1b[0m\r\n\x1b[41m   \x1b[0m\r\n', 6, 20);
+    const b = await screenWith('other\r\n漢\u0301', 3, 13);
+    expect(xtermCopyFrom).toBeTypeOf('function');
+    type Line = { clone(): Line; _data: Uint32Array; _combined: object; _extendedAttrs: object; length: number; isWrapped: boolean };
+    const lines: Line[] = [];
+    for (const s of [a, b]) for (let y = 0; y < s.rows; y++) lines.push((s.xterm as unknown as { _core: { buffer: { lines: { get(i: number): Line } } } })._core.buffer.lines.get(y));
+    lines[1].isWrapped = true;
+    const state = (l: Line) => ({ data: [...l._data], combined: { ...l._combined }, extended: Object.keys(l._extendedAttrs), length: l.length, wrapped: l.isWrapped });
+    let pairs = 0;
+    for (const target of lines) {
+      for (const source of lines) {
+        const theirs = target.clone();
+        const ours = target.clone();
+        xtermCopyFrom!.call(theirs, source);
+        copyLineFrom.call(ours as never, source as never);
+        expect(state(ours)).toEqual(state(theirs));
+        expect(Object.values(ours._extendedAttrs)).toEqual(Object.values(theirs._extendedAttrs));
+        pairs++;
+      }
+    }
+    expect(pairs).toBe(81);
+    // And through the screen: a full scrollback keeps recycling lines, the text stays right.
+    const s = new Screen({ rows: 3, cols: 10, scrollback: 2 });
+    for (let i = 0; i < 20; i++) await s.write(`l${i} e\u0301\r\n`);
+    expect(s.scrollbackLines()).toEqual(['l16 e\u0301', 'l17 e\u0301']);
+    expect(s.visibleLines()).toEqual(['l18 e\u0301', 'l19 e\u0301', '']);
+    for (const x of [a, b, s]) x.dispose();
   });
 
   it('resolves the 256-colour cube and greys', () => {

@@ -3,6 +3,7 @@ import { optionalPackage } from '../../core/lazy-package.js';
 import { RepeatGuard } from './vt-guard.js';
 import { rowCells, type SnapshotCell } from './cells.js';
 import { lineText } from './line-text.js';
+import { fastLineCopy } from './line-copy.js';
 import { preloadWidths, useGlibcWidths } from './unicode-widths.js';
 import { MouseEncodingTracker, trackingFromXterm, type MouseModes } from '../input/mouse.js';
 import { answerQueries } from './queries.js';
@@ -80,6 +81,7 @@ export class Screen {
     // Unicode 6 widths (xterm's default) put every emoji in one cell; programs count two.
     useGlibcWidths(this.xterm.unicode);
     dropUnjoinedZeroWidth(this.xterm);
+    fastLineCopy(this.xterm);
     answerQueries(this.xterm);
     this.mouseEncoding = new MouseEncodingTracker(this.xterm);
   }

@@ -17,7 +17,7 @@ import { goldenRoot, projectRoot, resetGoldenCounters, type MatcherStateLike, ty
 import { cleanUpTestTerminals, endTerminalsOf, rememberTerminalsBeforeTest } from './cleanup.js';
 import { reportObsoleteGoldens } from './obsolete.js';
 import { requireAwait } from './unawaited.js';
-import { candidatePaths, summaryLine, takeTally } from './summary.js';
+import { candidatePaths, mismatchedGoldens, summaryLine, takeTally } from './summary.js';
 import { notePendingRoots } from '../core/golden/roots.js';
 import { REPORTER_KEY } from './reporter.js';
 
@@ -55,10 +55,11 @@ beforeAll(() => {
 afterAll(({}, suite) => {
   reportObsoleteGoldens(suite);
   const pending = notePending();
+  const drifted = mismatchedGoldens();
   const tally = takeTally();
   // The reporter sums these into one closing line per run; without it, each file says its own.
   const meta = (suite as unknown as { meta?: Record<string, unknown> }).meta;
-  if (meta) meta.tapedeck = { ...tally, pending };
+  if (meta) meta.tapedeck = { ...tally, pending, drifted };
   const quiet = tally.written + tally.updated + tally.obsolete + tally.removed + tally.candidates === 0;
   let reporter = false;
   try {

@@ -61,10 +61,16 @@ export default class TapedeckReporter {
     process.stderr.write(`\n ${summaryLine(sumTallies(tallies))}\n`);
     if (process.env.GITHUB_STEP_SUMMARY) {
       // Under GitHub Actions: a drift table of the goldens left for review, beside vitest's own annotations.
-      const pending = tallies.flatMap((t) => (t as GoldenTally & { pending?: string[] }).pending ?? []);
-      const rows = pending.map((c) => ({ subject: relative(process.cwd(), c.slice(0, -'.new'.length)), change: 'differs from its golden: candidate left as .new' }));
+      const lists = tallies as ReadonlyArray<GoldenTally & { pending?: string[]; drifted?: string[] }>;
+      const pending = new Set(lists.flatMap((t) => t.pending ?? []));
+      const rows = lists
+        .flatMap((t) => t.drifted ?? [])
+        .map((golden) => ({
+          subject: relative(process.cwd(), golden),
+          change: pending.has(`${golden}.new`) ? 'differs from its golden: candidate left as .new' : 'differs from its golden (no candidate written: on CI, or update mode none)',
+        }));
       const t = sumTallies(tallies);
-      const clean = `${t.written} written, ${t.updated} updated, ${t.obsolete + t.removed} obsolete; no candidate left for review (on CI none is written: the failed tests name their goldens)`;
+      const clean = `${t.written} written, ${t.updated} updated, ${t.obsolete + t.removed} obsolete; every golden matched`;
       appendStepSummary(summaryMarkdown('tapedeck goldens (vitest)', rows, clean, process.env.TAPEDECK_REPORT));
     }
   }

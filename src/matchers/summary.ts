@@ -20,12 +20,18 @@ let updated = 0;
 let obsolete = 0;
 let removed = 0;
 const candidates = new Set<string>();
+/** Goldens that did not match (with or without a candidate: on CI none is written), for the job summary. */
+const mismatched = new Set<string>();
 
 export function recordGolden(result: Pick<GoldenResult, 'status' | 'artifacts'>, golden?: string): void {
   if (result.status === 'written') written++;
   if (result.status === 'updated') updated++;
-  // A later pass of the same golden (a retried test) takes its candidate back.
-  if (golden && result.status !== 'mismatch') candidates.delete(goldenPaths(golden).candidate);
+  if (golden && result.status === 'mismatch') mismatched.add(golden);
+  // A later pass of the same golden (a retried test) takes its candidate and its mismatch back.
+  if (golden && result.status !== 'mismatch') {
+    candidates.delete(goldenPaths(golden).candidate);
+    mismatched.delete(golden);
+  }
   for (const a of result.artifacts) if (a.endsWith('.new')) candidates.add(a);
 }
 
@@ -39,11 +45,17 @@ export function candidatePaths(): string[] {
   return [...candidates];
 }
 
+/** The goldens this file's matchers found different so far. */
+export function mismatchedGoldens(): string[] {
+  return [...mismatched];
+}
+
 /** The tally of the file that just ended; the next file starts from zero. */
 export function takeTally(): GoldenTally {
   const t = { written, updated, obsolete, removed, candidates: candidates.size };
   written = updated = obsolete = removed = 0;
   candidates.clear();
+  mismatched.clear();
   return t;
 }
 

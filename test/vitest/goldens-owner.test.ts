@@ -34,63 +34,12 @@ const CONFIG = `import { defineConfig } from 'vitest/config';
 export default defineConfig({ test: { setupFiles: ['tapedeck/vitest'], testTimeout: 20_000, projects: [
   { extends: true, test: { name: 'plain', include: ['test/plain/*.test.ts'] } },
   { extends: true, test: { name: 'seq', include: ['test/seq/*.test.ts'], sequence: { concurrent: true } } },
+  { extends: true, test: { name: 'ownerless', include: ['test/ownerless/*.test.ts'] } },
 ] } });
 `;
 
-const FILES: Record<string, string> = {
-  'vitest.config.ts': CONFIG,
-  'test/plain/test-concurrent.test.ts': testFile('test'),
-  'test/plain/describe-concurrent.test.ts': testFile('describe'),
-  'test/seq/sequence-concurrent.test.ts': testFile('sequence'),
-};
-
-/** What every run must leave: per file, each test's two goldens, holding that test's name. */
-function expectGoldens(p: VitestProject): void {
-  const expected = Object.keys(FILES)
-    .filter((f) => f.endsWith('.test.ts'))
-    .flatMap((f) => NAMES.flatMap((n) => [`${f}/suite__${n}.txt`, `${f}/${n}-named.txt`]))
-    .sort();
-  expect(p.files('goldens')).toEqual(expected);
-  for (const golden of expected) {
-    const name = /(?:suite__)?([a-z]+?)(?:-named)?\.txt$/.exec(golden)![1];
-    expect(p.read(`goldens/${golden}`), golden).toContain(`I am ${name}`);
-  }
-}
-
-function expectPassed(r: VitestRun): void {
-  expect(r.report?.success, `${r.stdout}\n${r.stderr}`).toBe(true);
-  expect(r.assertions.length).toBe(3 * NAMES.length);
-}
-
-describe('goldens under every concurrent mode', () => {
-  let p: VitestProject;
-  beforeAll(() => {
-    p = vitestProject(FILES, 'owner');
-  });
-  afterAll(() => p.remove());
-
-  test(`written, compared and rewritten under their own test's name, ${RUNS} rounds`, { timeout: 300_000 + 240_000 * RUNS }, async () => {
-    const first = await p.vitest([]);
-    expectPassed(first);
-    expectGoldens(p);
-    // Each round: compared, then rewritten with -u (which removes obsolete goldens: a misfiled one would take a real one with it).
-    for (let round = 0; round < RUNS; round++) {
-      for (const args of [[], ['-u']]) {
-        const r = await p.vitest(args);
-        expectPassed(r);
-        expect(r.stderr).not.toMatch(/obsolete|written/);
-        expectGoldens(p);
-      }
-    }
-  });
-});
-
-describe('a golden whose test cannot be told', () => {
-  let p: VitestProject;
-  beforeAll(() => {
-    p = vitestProject(
-      {
-        'test/hook.test.ts': `import { existsSync } from 'node:fs';
+/** A golden matched in a hook: no test to own it. A golden committed beside it must survive every run. */
+const OWNERLESS = `import { existsSync } from 'node:fs';
 import { beforeAll, expect, test } from 'vitest';
 import { spawnTerminal } from 'tapedeck';
 beforeAll(async () => {
@@ -98,22 +47,60 @@ beforeAll(async () => {
   await expect(term).toMatchScreen();
 });
 test('kept', async () => {
-  expect(existsSync('goldens/test/hook.test.ts/committed.txt')).toBe(true);
+  expect(existsSync('goldens/test/ownerless/hook.test.ts/committed.txt')).toBe(true);
 });
-`,
-        'goldens/test/hook.test.ts/committed.txt': 'a golden committed earlier\n',
-      },
-      'ownerless',
-    );
+`;
+const COMMITTED = 'goldens/test/ownerless/hook.test.ts/committed.txt';
+
+const FILES: Record<string, string> = {
+  'vitest.config.ts': CONFIG,
+  'test/plain/test-concurrent.test.ts': testFile('test'),
+  'test/plain/describe-concurrent.test.ts': testFile('describe'),
+  'test/seq/sequence-concurrent.test.ts': testFile('sequence'),
+  'test/ownerless/hook.test.ts': OWNERLESS,
+  [COMMITTED]: 'a golden committed earlier\n',
+};
+const CONCURRENT_FILES = Object.keys(FILES).filter((f) => f.endsWith('.test.ts') && !f.startsWith('test/ownerless/'));
+
+/** What every run must leave: per file, each test's two goldens, holding that test's name. */
+function expectGoldens(p: VitestProject): void {
+  const expected = CONCURRENT_FILES.flatMap((f) => NAMES.flatMap((n) => [`${f}/suite__${n}.txt`, `${f}/${n}-named.txt`])).sort();
+  expect(p.files('goldens')).toEqual([...expected, COMMITTED.slice('goldens/'.length)].sort());
+  expect(p.read(COMMITTED)).toBe(FILES[COMMITTED]);
+  for (const golden of expected) {
+    const name = /(?:suite__)?([a-z]+?)(?:-named)?\.txt$/.exec(golden)![1];
+    expect(p.read(`goldens/${golden}`), golden).toContain(`I am ${name}`);
+  }
+}
+
+/** Every concurrent test passed; the ownerless file failed loudly, naming why. */
+function expectVerdicts(r: VitestRun): void {
+  const files = r.report?.testResults ?? [];
+  const concurrent = files.filter((f) => !f.name.includes('/ownerless/')).flatMap((f) => f.assertionResults);
+  expect(concurrent.map((a) => a.status), `${r.stdout}\n${r.stderr}`).toEqual(Array(3 * NAMES.length).fill('passed'));
+  expect(r.report?.success).toBe(false);
+  expect(`${r.stdout}${r.stderr}`).toMatch(/toMatchScreen cannot tell which test this golden belongs to/);
+}
+
+describe('goldens under every concurrent mode, and one no test owns', () => {
+  let p: VitestProject;
+  beforeAll(() => {
+    p = vitestProject(FILES, 'owner');
   });
   afterAll(() => p.remove());
 
-  test('fails loudly, writes nothing and removes nothing, also under -u', { timeout: 240_000 }, async () => {
-    for (const args of [[], ['-u']]) {
-      const r = await p.vitest(args);
-      expect(r.report?.success).toBe(false);
-      expect(`${r.stdout}${r.stderr}`).toMatch(/toMatchScreen cannot tell which test this golden belongs to/);
-      expect(p.files('goldens')).toEqual(['test/hook.test.ts/committed.txt']);
+  test(`written, compared and rewritten under their own test's name, ${RUNS} rounds; the ownerless one fails loudly, writes and removes nothing, also under -u`, { timeout: 300_000 + 240_000 * RUNS }, async () => {
+    const first = await p.vitest([]);
+    expectVerdicts(first);
+    expectGoldens(p);
+    // Each round: compared, then rewritten with -u (which removes obsolete goldens: a misfiled one would take a real one with it).
+    for (let round = 0; round < RUNS; round++) {
+      for (const args of [[], ['-u']]) {
+        const r = await p.vitest(args);
+        expectVerdicts(r);
+        expect(`${r.stdout}${r.stderr}`).not.toMatch(/obsolete|\d+ (written|updated|removed)/); // nothing written, updated or removed
+        expectGoldens(p);
+      }
     }
   });
 });

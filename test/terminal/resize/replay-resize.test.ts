@@ -14,7 +14,7 @@ import { runs, SOAK } from '../../helpers/soak.js';
  * before the next input. TAPEDECK_SOAK=1 runs 200 idle and 50 loaded replays
  * of each (the counts issue 26 asks for); the suite runs a few.
  */
-const COUNTS = { tig: { idle: runs(10, 200), loaded: runs(3, 50) }, prompt_toolkit: { idle: runs(5, 200), loaded: runs(2, 50) } }; // python + prompt_toolkit start in 0.3-5 s
+const COUNTS = { tig: { idle: runs(3, 200), loaded: runs(1, 50) }, prompt_toolkit: { idle: runs(2, 200), loaded: runs(1, 50) } }; // python + prompt_toolkit start in 0.3-5 s
 const { dir, cleanup } = tempDir('tapedeck-resize-replay-');
 const burners: ChildProcess[] = [];
 afterAll(() => {

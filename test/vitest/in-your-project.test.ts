@@ -86,19 +86,19 @@ function screenGolden(lines: string[], cursorRow: number): string {
 }
 
 const RENDER_SCRIPT = `
-import { playCast, renderSnapshot } from 'tapedeck';
-import { renderScreenPng, renderScreenRgba, readPngStamp, RASTER_RENDERER } from 'tapedeck/render';
+import { playCast } from 'tapedeck';
+import { renderScreenPng, renderScreenRgba, renderSnapshot, readPngStamp, RASTER_RENDERER } from 'tapedeck/render';
 const played = await playCast(process.argv[1]);
 const snap = played.screen.snapshot({ includeCells: true });
 const png = renderScreenPng(snap);
 const rgba = renderScreenRgba(snap);
-const viaIndex = await renderSnapshot(snap);
+const viaSnapshot = await renderSnapshot(snap);
 let ink = 0; // the first cell's red pixels (the "h" is red)
 for (let y = 0; y < rgba.cell.height; y++) for (let x = 0; x < rgba.cell.width; x++) {
   const i = 4 * ((rgba.padding.y + y) * rgba.width + rgba.padding.x + x);
   if (rgba.data[i] > 150 && rgba.data[i + 1] < 100) ink++;
 }
-console.log(JSON.stringify({ stamp: readPngStamp(png), renderer: RASTER_RENDERER, size: [rgba.width, rgba.height], same: Buffer.compare(png, viaIndex.png) === 0, red: ink }));
+console.log(JSON.stringify({ stamp: readPngStamp(png), renderer: RASTER_RENDERER, size: [rgba.width, rgba.height], same: Buffer.compare(png, viaSnapshot.png) === 0, red: ink }));
 `;
 
 /** tsc over the fixture's types-check.ts and every ```ts block of the README and the docs, each its own module, against the installed package's types. */
@@ -143,7 +143,7 @@ beforeAll(async () => {
   // The type check needs only the installed package: it runs in its own folder while vitest runs.
   typecheck = typecheckReadme();
   typecheck.catch(() => {}); // awaited (and reported) by its test
-  // The raster renderer as a user imports it: `tapedeck/render` (synchronous) and `renderSnapshot` from `tapedeck`.
+  // The raster renderer as a user imports it: the `tapedeck/render` entry, a cast played by `tapedeck`.
   writeFileSync(join(base, 'hi.cast'), `${JSON.stringify({ version: 2, width: 20, height: 3 })}\n${JSON.stringify([0.1, 'o', '\u001b[31mhi\u001b[0m 漢字'])}\n`);
   rendered = run(['node', '--input-type=module', '-e', RENDER_SCRIPT, join(base, 'hi.cast')], { cwd: mono, timeoutMs: 120_000 });
   rendered.catch(() => {});
@@ -185,7 +185,7 @@ describe('tapedeck in someone else\'s project', () => {
     expect(existsSync(join(mono, 'node_modules/node-pty/prebuilds/linux-x64/pty.node'))).toBe(true);
   });
 
-  test('the raster renderer is a package entry: tapedeck/render draws a cast\'s screen, the same PNG as renderSnapshot from tapedeck', async () => {
+  test('the raster renderer is a package entry: tapedeck/render draws a cast\'s screen (renderScreenPng and renderSnapshot give the same PNG)', async () => {
     const res = await rendered;
     expect(res.code, res.stderr).toBe(0);
     const out = JSON.parse(res.stdout);

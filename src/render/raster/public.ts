@@ -3,8 +3,8 @@
  * pixels in Node with the pinned fonts, no browser: the same pixels as
  * `tapedeck screenshot` and `toMatchScreenshot`. A snapshot comes from
  * `term.snapshot({ includeCells: true })` or `playCast(...).screen.snapshot({ includeCells: true })`
- * (docs/render.md, "From code"). The functions here are synchronous; `tapedeck`
- * itself exports `renderSnapshot` (async, loaded on first call).
+ * (docs/render.md, "From code"). `renderSnapshot` resolves to the PNG with its sizes;
+ * the others are synchronous.
  */
 export { renderScreenPng, renderScreenRgba, readPngStamp, RASTER_RENDERER, RASTER_VERSION, MAX_SIDE } from './index.js';
 export type { RasterOptions, RasterImage, PngStamp } from './index.js';

@@ -29,6 +29,7 @@ export const OPTIONAL_PACKAGES = {
   'dejavu-fonts-ttf': 'screenshots',
   'subset-font': 'screenshots',
   gifenc: 'screenshots',
+  omggif: 'screenshots',
   pngjs: 'screenshots',
   pixelmatch: 'screenshots',
   'playwright-core': 'screenshots',

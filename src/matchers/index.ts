@@ -111,7 +111,7 @@ interface TapedeckMatchers<T = unknown> {
       (options?: TerminalReplayMatcherOptions): Promise<void>;
     }
   >;
-  /** Runs a VHS tape (`expect('demo.tape')`) and checks its .txt/.ascii/.cast outputs as goldens. */
+  /** Runs a VHS tape (`expect('demo.tape')`) and checks its outputs (text, cast, GIF, video, frames, Screenshot) as goldens. */
   toMatchVhsOutputs: OnTape<T, (options?: VhsMatcherOptions) => Promise<void>>;
   /** Sends requests to a fresh server (the command) and compares the responses with a protocol-tape golden. */
   toMatchExchange: OnCommand<T, (requests: string | string[], options?: ProtocolMatcherOptions) => Promise<void>>;

@@ -24,10 +24,11 @@ function driftText(d: Drift): string {
 }
 
 export function junitXml(tapes: readonly CiTapeResult[], durationMs: number, suiteName = 'tapedeck replay'): string {
-  const failures = tapes.filter((t) => t.drifts.length > 0).length;
+  const failures = tapes.filter((t) => t.drifts.length > 0 || t.failure).length;
   const cases = tapes.map((t) => {
     const name = xml(relative(process.cwd(), t.tape) || t.tape);
     const open = `  <testcase classname="tapedeck.${t.kind}" name="${name}" file="${name}" time="${(t.durationMs / 1000).toFixed(3)}"`;
+    if (t.failure) return `${open}>\n    <failure message="${xml(t.failure.message)}" type="${xml(t.failure.type)}">${xml(t.failure.text)}</failure>\n  </testcase>`;
     if (t.drifts.length === 0) return `${open}/>`;
     const message = `${t.drifts.length} drift(s) in ${t.units} ${t.kind === 'protocol' ? 'pairs' : 'steps'}: ${t.drifts[0].title}`;
     return `${open}>\n    <failure message="${xml(message)}" type="${t.drifts[0].code}">${xml(t.drifts.map(driftText).join('\n\n'))}</failure>\n  </testcase>`;

@@ -69,7 +69,7 @@ ul.paths { margin: 4px 0; padding-left: 20px; } ul.paths code { background: #fef
 
 export function renderHtmlReport(run: ReportRun): string {
   const { js, css } = playerAssets();
-  const drifted = run.tapes.filter((t) => t.drifts.length > 0);
+  const drifted = run.tapes.filter((t) => t.drifts.length > 0 || t.failure);
   const players: PlayerSpec[] = [];
   const body = [
     `<header><h1>${escapeHtml(run.title ?? 'tapedeck replay report')}</h1>`,
@@ -109,7 +109,7 @@ for (const input of document.querySelectorAll('input[data-blend]')) {
 function tapeTable(tapes: ReportTape[]): string {
   const rows = tapes
     .map((t, i) => {
-      const state = t.drifts.length === 0 ? '<span class="ok">passed</span>' : `<a class="drift" href="#tape-${i}">${t.drifts.length} drift(s)</a>`;
+      const state = t.failure ? `<a class="drift" href="#tape-${i}">failed</a>` : t.drifts.length === 0 ? '<span class="ok">passed</span>' : `<a class="drift" href="#tape-${i}">${t.drifts.length} drift(s)</a>`;
       return `<tr><td>${escapeHtml(t.tape)}</td><td>${t.kind}</td><td>${t.units}</td><td>${state}</td><td>${Math.round(t.durationMs)} ms</td></tr>`;
     })
     .join('\n');
@@ -117,8 +117,10 @@ function tapeTable(tapes: ReportTape[]): string {
 }
 
 function tapeSection(tape: ReportTape, index: number, players: PlayerSpec[]): string {
-  if (tape.drifts.length === 0 && !tape.recordedCast) return '';
-  const parts = [`<section class="tape" id="tape-${index}"><h2>${escapeHtml(tape.tape)} <span class="${tape.drifts.length ? 'drift' : 'ok'}">${tape.drifts.length ? `${tape.drifts.length} drift(s)` : 'passed'}</span></h2>`];
+  if (tape.drifts.length === 0 && !tape.recordedCast && !tape.failure) return '';
+  const verdict = tape.failure ? 'failed' : tape.drifts.length ? `${tape.drifts.length} drift(s)` : 'passed';
+  const parts = [`<section class="tape" id="tape-${index}"><h2>${escapeHtml(tape.tape)} <span class="${tape.drifts.length || tape.failure ? 'drift' : 'ok'}">${verdict}</span></h2>`];
+  if (tape.failure) parts.push(`<article class="drift-item failure" data-code="${escapeHtml(tape.failure.type)}"><h3>${escapeHtml(tape.failure.message)}</h3><pre>${escapeHtml(tape.failure.text)}</pre></article>`);
   if (tape.kind === 'terminal') {
     const cells: string[] = [];
     for (const [which, cast, markers] of [

@@ -12,6 +12,8 @@ export interface TapeSummary {
   /** Pairs (protocol) or steps (terminal). */
   units: number;
   drifts: Drift[];
+  /** The tape could not be read or run (a parse error, a failed Require or Wait): a failure with this text, whatever the drifts. */
+  failure?: { type: string; message: string; text: string };
 }
 
 export function summariseTape(t: AnyTapeResult): TapeSummary {

@@ -1,13 +1,14 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { ROOT, run, type RunResult } from './cli.js';
 
 /**
  * A throwaway vitest project outside the repository that uses this checkout's
- * tapedeck as an installed package would (node_modules/tapedeck links to the
- * repository, so `tapedeck/vitest` resolves through package.json's exports),
- * and this repository's vitest. Quicker than `npm pack` + install (which
+ * tapedeck as an installed package would (node_modules/tapedeck holds this
+ * checkout's package.json and build, so `tapedeck/vitest` resolves through
+ * package.json's exports), and this repository's vitest. Quicker than `npm pack` + install (which
  * test/in-your-project.test.ts does once), so a test can run many projects.
  */
 export interface VitestProject {
@@ -35,11 +36,26 @@ export const DEFAULT_CONFIG = `import { defineConfig } from 'vitest/config';
 export default defineConfig({ test: { setupFiles: ['tapedeck/vitest'], include: ['test/**/*.test.ts'], testTimeout: 20_000 } });
 `;
 
+/**
+ * node_modules/tapedeck as an install lays it out: package.json and dist/ as files
+ * under node_modules (hard links to this checkout's build, so it costs nothing),
+ * its dependencies beside it. A symlink to the repository would put tapedeck's real
+ * path outside node_modules, and vitest would transform every built module through
+ * its module runner instead of letting Node load it: three times the CPU per run,
+ * and not what a user's project does.
+ */
+export function linkInstalledTapedeck(at: string): void {
+  mkdirSync(at);
+  copyFileSync(join(ROOT, 'package.json'), join(at, 'package.json'));
+  execFileSync('cp', ['-al', join(ROOT, 'dist'), join(at, 'dist')]);
+  symlinkSync(join(ROOT, 'node_modules'), join(at, 'node_modules'));
+}
+
 export function vitestProject(files: Record<string, string> = {}, name = 'project', fixture?: string): VitestProject {
   const dir = mkdtempSync(join(tmpdir(), `tapedeck-vt-${name}-`));
   if (fixture) cpSync(join(ROOT, 'test/fixtures/vitest', fixture), dir, { recursive: true });
   mkdirSync(join(dir, 'node_modules'));
-  symlinkSync(ROOT, join(dir, 'node_modules/tapedeck'));
+  linkInstalledTapedeck(join(dir, 'node_modules/tapedeck'));
   symlinkSync(join(ROOT, 'node_modules/vitest'), join(dir, 'node_modules/vitest'));
   const write = (path: string, content: string) => {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
@@ -72,7 +88,7 @@ export function vitestProject(files: Record<string, string> = {}, name = 'projec
     async vitest(args, options = {}) {
       const reportFile = join(dir, `.report-${++runs}.json`);
       // CI cleared unless a run sets it: the outer run may be on CI. No colour, for plain messages.
-      const res = await run(['node', join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--maxWorkers=4', '--reporter=default', '--reporter=json', `--outputFile.json=${reportFile}`, ...args], {
+      const res = await run(['node', join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--maxWorkers=2', '--reporter=default', '--reporter=json', `--outputFile.json=${reportFile}`, ...args], {
         cwd: options.cwd ?? dir,
         env: { CI: '', GITHUB_ACTIONS: '', TAPEDECK_UPDATE: '', FORCE_COLOR: '0', NO_COLOR: '1', ...options.env },
         timeoutMs: options.timeoutMs ?? 240_000,

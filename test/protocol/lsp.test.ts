@@ -17,13 +17,16 @@ const teed = (log: string, server: string[]) => ['sh', '-c', `tee ${log} | exec 
 const pairsOf = (tape: string) => readFileSync(tape, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { request: string; response: string });
 
 describe('Content-Length framing (LSP)', () => {
-  test('the JSON language server: one JSON value per message, paired by id; replay sends the same bytes and exits 0; serve answers the client', async () => {
+  test('the JSON language server: one JSON value per message, paired by id; replay sends the same bytes and exits 0; serve answers the client, --passthrough in the same framing', async () => {
     const dir = temp();
     const tape = join(dir, 'json-lsp.ndjson');
     const doc = join(FIX, 'lsp/a.json');
-    const direct = await run([...CLIENT, doc, 'json', '--', ...JSON_SERVER]);
+    // Independent runs go side by side: the direct session beside the recorded one, then replay, drift and serve.
+    const [direct, recorded] = await Promise.all([
+      run([...CLIENT, doc, 'json', '--', ...JSON_SERVER]),
+      run([...CLIENT, doc, 'json', '--', 'node', CLI, 'record', '--out', tape, '--', ...teed(join(dir, 'recorded.bin'), JSON_SERVER)]),
+    ]);
     expect(direct.code, direct.stderr).toBe(0);
-    const recorded = await run([...CLIENT, doc, 'json', '--', 'node', CLI, 'record', '--out', tape, '--', ...teed(join(dir, 'recorded.bin'), JSON_SERVER)]);
     expect(recorded.code, recorded.stderr).toBe(0);
     expect(recorded.stdout).toBe(direct.stdout);
     const pairs = pairsOf(tape);
@@ -34,22 +37,34 @@ describe('Content-Length framing (LSP)', () => {
     for (const p of pairs) for (const m of p.response.split('\n').filter(Boolean)) expect(() => JSON.parse(m)).not.toThrow();
     expect(JSON.parse(pairs[3].response.trim().split('\n').at(-1)!)).toMatchObject({ id: 2, result: [{ name: 'name' }, { name: 'answer' }, { name: 'list' }] });
 
+    const changed = join(dir, 'changed.ndjson');
+    writeFileSync(changed, readFileSync(tape, 'utf8').replace('\\"detail\\":\\"tapedeck\\"', '\\"detail\\":\\"tapedesk\\"'));
+    writeFileSync(`${changed}.notes`, readFileSync(`${tape}.notes`));
+    // A tape without the hover pair: serve --passthrough asks the real server, in Content-Length framing too.
+    const partial = join(dir, 'partial.ndjson');
+    writeFileSync(partial, `${readFileSync(tape, 'utf8').trim().split('\n').filter((l) => !l.includes('textDocument/hover')).join('\n')}\n`);
+    writeFileSync(`${partial}.notes`, readFileSync(`${tape}.notes`));
+    const [replay, drift, served, passed] = await Promise.all([
+      tapedeckInProcess(['replay', tape, '--', ...teed(join(dir, 'replayed.bin'), JSON_SERVER)]),
+      tapedeckInProcess(['replay', changed, '--', ...JSON_SERVER]),
+      run([...CLIENT, doc, 'json', '--', 'node', CLI, 'serve', tape]),
+      run([...CLIENT, doc, 'json', '--', 'node', CLI, 'serve', partial, '--passthrough', '--', ...JSON_SERVER]),
+    ]);
+    expect(passed.code, passed.stderr).toBe(0);
+    expect(passed.stdout).toBe(direct.stdout);
+    const appended = pairsOf(partial).at(-1)!;
+    expect(JSON.parse(appended.request).method).toBe('textDocument/hover');
+    expect(appended.response).toBe(pairs[4].response);
     // Replay: the server receives the bytes the client sent, headers included.
-    const replay = await tapedeckInProcess(['replay', tape, '--', ...teed(join(dir, 'replayed.bin'), JSON_SERVER)]);
     expect(replay.stderr).toContain('7 pair(s), 0 drift(s)');
     expect(replay.code).toBe(0);
     expect(readFileSync(join(dir, 'replayed.bin'))).toEqual(readFileSync(join(dir, 'recorded.bin')));
 
     // A changed recorded answer is drift with its JSON path.
-    const changed = join(dir, 'changed.ndjson');
-    writeFileSync(changed, readFileSync(tape, 'utf8').replace('\\"detail\\":\\"tapedeck\\"', '\\"detail\\":\\"tapedesk\\"'));
-    writeFileSync(`${changed}.notes`, readFileSync(`${tape}.notes`));
-    const drift = await tapedeckInProcess(['replay', changed, '--', ...JSON_SERVER]);
     expect(drift.code).toBe(1);
     expect(drift.stderr).toContain('$.result[0].detail: expected "tapedesk", got "tapedeck"');
 
     // Serve: the client gets the same answers from the tape, framed.
-    const served = await run([...CLIENT, doc, 'json', '--', 'node', CLI, 'serve', tape]);
     expect(served.code, served.stderr).toBe(0);
     expect(served.stdout).toBe(direct.stdout);
   });
@@ -61,10 +76,12 @@ describe('Content-Length framing (LSP)', () => {
     expect(recorded.code, recorded.stderr).toBe(0);
     expect(recorded.stdout).toContain('const answer: number');
     expect(readFileSync(tape, 'utf8')).toContain('workspace/configuration');
-    const replay = await tapedeckInProcess(['replay', tape, '--timeout-ms', '45000', '--', ...TS_SERVER]);
+    const [replay, served] = await Promise.all([
+      tapedeckInProcess(['replay', tape, '--timeout-ms', '45000', '--', ...TS_SERVER]),
+      run([...CLIENT, doc, 'typescript', '--', 'node', CLI, 'serve', tape]),
+    ]);
     expect(replay.stderr).toContain('0 drift(s)');
     expect(replay.code).toBe(0);
-    const served = await run([...CLIENT, doc, 'typescript', '--', 'node', CLI, 'serve', tape]);
     expect(served.code, served.stderr).toBe(0);
     expect(served.stdout).toBe(recorded.stdout);
   });

@@ -37,6 +37,19 @@ describe('tapedeck vhs', () => {
     expect(existsSync(join(dir, 'demo.ascii.new'))).toBe(false);
   });
 
+  test('a VHS file whose header frames have the rows of VHS\'s first browser size (52) still matches; other frames keep their row count', async () => {
+    // VHS takes the header frames (here Output, Set, Set) before it sizes the terminal: at go-rod's 1280 x 800 window.
+    const vhsFile = BASH_ASCII.replace(`${frame(9, '>')}${frame(9, '>')}${frame(9, '>')}`, `${frame(52, '>')}${frame(52, '>')}${frame(52, '>')}`);
+    const dir = project({ 'demo.tape': BASH, 'demo.ascii': vhsFile });
+    const r = await vhs(dir, ['demo.tape'], { CI: 'true' });
+    expect(r.stderr).toContain('matches demo.ascii');
+    expect(r.code).toBe(0);
+    const later = project({ 'demo.tape': BASH, 'demo.ascii': BASH_ASCII.replace(frame(9, '> echo hello'), frame(52, '> echo hello')) });
+    const drift = await vhs(later, ['demo.tape'], { CI: 'true' });
+    expect(drift.stderr).toMatch(/frame 4 \(after line 4: Type "echo hello"\) differs/);
+    expect(drift.code).toBe(1);
+  });
+
   test('without outputs it writes them; a changed output is drift (exit 1, .new, TD1201 envelope); -u rewrites; CI fails on a missing one', async () => {
     const dir = project({ 'demo.tape': BASH.replace('Output demo.ascii', 'Output demo.ascii\nOutput demo.cast') });
     const first = await vhs(dir, ['demo.tape']);
@@ -97,16 +110,29 @@ describe('tapedeck vhs', () => {
     }
   });
 
-  test('GIF and video outputs are reported as not produced, never faked; Screenshot is a PNG golden; JUnit for CI', async () => {
-    const dir = project({ 'g.tape': 'Output g.gif\nOutput g.mp4\nOutput g.txt\nType "echo x"\nEnter\nScreenshot s.png\nSleep 100ms\n' });
-    const r = await vhs(dir, ['g.tape', '--reporter', 'junit', '--out', 'junit.xml']);
+  test('Screenshot is a PNG golden (drift TD1204 with the pictures); JUnit shows drift and a tape that could not run as failures; --report shows the frames side by side', async () => {
+    const tape = (word: string) => `Output g.txt\nSet Width 600\nSet Height 300\nType "echo ${word}"\nEnter\nScreenshot s.png\nSleep 100ms\n`;
+    const dir = project({ 'g.tape': tape('x'), 'bad.tape': 'Output b.txt\nSleep 1x\n' });
+    const r = await vhs(dir, ['g.tape']);
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain('g.tape:1: Output g.gif: .gif output is not produced');
     expect(r.stderr).toContain('g.tape:6: wrote new golden s.png');
-    expect(existsSync(join(dir, 'g.gif'))).toBe(false);
     expect(readFileSync(join(dir, 's.png')).subarray(1, 4).toString()).toBe('PNG');
     expect((await vhs(dir, ['g.tape'], { CI: 'true' })).stderr).toContain('matches s.png');
-    expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(/<testcase classname="tapedeck.terminal" name="[^"]*g\.tape"/);
+    writeFileSync(join(dir, 'g.tape'), tape('y'));
+    const drift = await vhs(dir, ['g.tape', 'bad.tape', '--json', '--reporter', 'junit', '--out', 'junit.xml', '--report', 'report.html']);
+    expect(drift.code).toBe(2);
+    const codes = drift.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { code: string }).code);
+    expect(codes).toEqual(['TD1201', 'TD1204']);
+    const junit = readFileSync(join(dir, 'junit.xml'), 'utf8');
+    expect(junit).toContain('tests="2" failures="2"');
+    expect(junit).toMatch(/<testcase classname="tapedeck.terminal" name="g\.tape"[^>]*>\s*<failure message="2 drift\(s\)[^"]*" type="TD1201">/);
+    expect(junit).toMatch(/<testcase classname="tapedeck.terminal" name="bad\.tape"[^>]*>\s*<failure message="1 error in the tape; nothing was run" type="INVALID_INPUT">bad\.tape:2:8: error: expected a command/);
+    const html = readFileSync(join(dir, 'report.html'), 'utf8');
+    expect(html).toContain('<pre class="expected"><span class="del">&gt; echo x</span>');
+    expect(html).toContain('<pre class="actual"><span class="add">&gt; echo y</span>');
+    expect(html).toContain('<h3>screenshot: s.png</h3>');
+    expect(html).toMatch(/data-shot="expected" src="data:image\/png;base64,[^"]+"[\s\S]*data-shot="actual"[\s\S]*data-shot="diff"/);
+    expect(html).toMatch(/<a class="drift" href="#tape-1">failed<\/a>/);
   });
 
   test('a python3 curses menu, vim and less, driven by keys and Wait', async () => {

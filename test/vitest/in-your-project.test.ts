@@ -52,7 +52,7 @@ function vitest(args: string[], env: NodeJS.ProcessEnv, reportName: string, cwd 
   const REPORT_JSON = join(base, reportName);
   // CI is cleared unless a run sets it: the outer run may itself be on CI.
   // Files in parallel as on a developer's machine (vitest's default is one worker on 2 cores): they mostly wait on terminals.
-  return run(['node', VITEST, 'run', '--maxWorkers=4', ...args], {
+  return run(['node', VITEST, 'run', '--maxWorkers=2', ...args], {
     cwd,
     env: { CI: '', TAPEDECK_UPDATE: '', FORCE_COLOR: '0', NO_COLOR: '1', REPORT_JSON, ...AGENT, ...env },
     timeoutMs: 180_000,

@@ -144,8 +144,27 @@ const catalogue: CodeInfo[] = [
     code: 'TD1203',
     title: 'VHS output missing',
     explanation:
-      'The tape declares a text Output that does not exist, and goldens are never written here (CI is set, or ' +
+      'The tape declares an Output (text, cast, GIF, video, frames folder) or a Screenshot that does not exist, and goldens are never written here (CI is set, or ' +
       'TAPEDECK_UPDATE=none). Run the tape locally (missing outputs are written) and commit the output.',
+  },
+  {
+    code: 'TD1204',
+    title: 'VHS Screenshot differs',
+    explanation:
+      'A `Screenshot FILE.png` of a VHS tape is rendered by tapedeck\'s raster renderer and compared with the existing ' +
+      'PNG by pixels (pixelmatch threshold 0.2, no differing pixel allowed by default). The screen at that point of ' +
+      'the tape drew differently, or the PNG was made by another renderer (re-record it). The message counts the ' +
+      'differing pixels; `.actual.png` and `.diff.png` are written beside it. Accept with `tapedeck vhs -u` or ' +
+      '`tapedeck review`.',
+  },
+  {
+    code: 'TD1205',
+    title: 'VHS GIF, video or frames output differs',
+    explanation:
+      'A .gif, .webm, .mp4 or frames-folder Output of a VHS tape is rendered from the run\'s timeline (typing speed, ' +
+      'Sleep, Framerate, PlaybackSpeed, LoopOffset) and compared as it plays: GIF frames and frame PNGs by pixels with ' +
+      'the screenshot options, a video by its frames decoded with ffmpeg. The message gives the first moment (or ' +
+      'frame) that differs, or a length or size that differs. Accept with `tapedeck vhs -u` or `tapedeck review`.',
   },
   {
     code: 'TD1006',

@@ -5,7 +5,7 @@ import { oneLine, terminalSafe } from '../text/terminal-safe.js';
  * TD10xx: protocol tapes; TD11xx: terminal tapes (there `pair` is the 1-based step,
  * `request` describes the step and `expected`/`actual` are screen texts).
  */
-export type DriftCode = 'TD1001' | 'TD1002' | 'TD1003' | 'TD1004' | 'TD1005' | 'TD1006' | 'TD1101' | 'TD1102' | 'TD1103' | 'TD1104' | 'TD1105' | 'TD1106' | 'TD1201' | 'TD1202' | 'TD1203';
+export type DriftCode = 'TD1001' | 'TD1002' | 'TD1003' | 'TD1004' | 'TD1005' | 'TD1006' | 'TD1101' | 'TD1102' | 'TD1103' | 'TD1104' | 'TD1105' | 'TD1106' | 'TD1201' | 'TD1202' | 'TD1203' | 'TD1204' | 'TD1205';
 
 export interface Drift {
   code: DriftCode;

@@ -17,6 +17,10 @@ export interface HttpExchange {
   session?: number;
   /** A GET stream: how many pairs of its session had completed when it was opened. */
   after?: number;
+  /** Its place in the tape: the order the requests started (a GET stream takes its place when it ends). */
+  seq?: number;
+  /** Stands for the exchange (the one its SSE events were reported with). */
+  stream?: object;
 }
 
 export interface RecordedPair {

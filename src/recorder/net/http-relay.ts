@@ -10,8 +10,17 @@ import { HttpMessageParser, type MessageHead, type ParseEvent } from './http-str
 export interface RelayContext {
   upstream: Endpoint & { base?: string };
   limit: number;
-  /** A request head went upstream: its session and, for a GET, how many pairs of it had completed. */
-  onRequest(headers: IncomingHttpHeaders, method: string): { session?: number; after?: number };
+  /**
+   * A request head went upstream: its session, for a GET how many pairs of it had completed, and
+   * its place in the tape (`seq`: pairs are written in the order their requests started).
+   */
+  onRequest(headers: IncomingHttpHeaders, method: string): { session?: number; after?: number; seq?: number };
+  /** A request that took a place (`seq`) will never be recorded (refused, or no response came). */
+  abandon(seq: number): void;
+  /** A request's whole body arrived (before its server could answer it elsewhere: MCP's legacy SSE stream). */
+  requestBody?(path: string, seq: number | undefined, body: string): void;
+  /** An SSE event of a response (`stream` stands for its exchange; `first`: the stream's first event). */
+  sseEvent?(stream: object, event: string | undefined, data: string, first: boolean): void;
   sessionOf(id: string | string[] | undefined): number | undefined;
   record(ex: HttpExchange): void;
   /** A response too large for the tape: the recording stops, the relay goes on. */
@@ -27,6 +36,7 @@ interface Pending {
   size: number;
   session?: number;
   after?: number;
+  seq?: number;
   response?: { status: number; headers: IncomingHttpHeaders; sse: boolean; parser?: SseParser; messages: string[]; chunks: Buffer[] };
   done?: boolean;
 }
@@ -63,8 +73,9 @@ export function relayConnection(client: Socket, ctx: RelayContext): () => void {
   const budget = new RecordBudget((reason) => ctx.giveUp(reason));
 
   const finish = (ex: Pending) => {
-    if (ex.done || !ex.response) return;
+    if (ex.done) return;
     ex.done = true;
+    if (!ex.response) return void (ex.seq !== undefined && ctx.abandon(ex.seq));
     budget.release(); // past the limit the tape has stopped: recording this only counts it as not written
     const r = ex.response;
     const raw = Buffer.concat(r.chunks);
@@ -79,6 +90,8 @@ export function relayConnection(client: Socket, ctx: RelayContext): () => void {
       response: r.sse ? r.messages.map((m) => `${m}\n`).join('') : isUtf8(raw) ? raw.toString('utf8') : raw.toString('latin1'),
       session: ex.session ?? ctx.sessionOf(r.headers['mcp-session-id']),
       after: ex.after,
+      seq: ex.seq,
+      stream: ex,
     });
   };
 
@@ -94,6 +107,10 @@ export function relayConnection(client: Socket, ctx: RelayContext): () => void {
   const refuse = (ex: Pending) => {
     const at = queue.indexOf(ex);
     if (at >= 0) queue.splice(at, 1);
+    if (ex.seq !== undefined && !ex.done) {
+      ex.done = true;
+      ctx.abandon(ex.seq);
+    }
     upstream.destroy();
     if (ex.response) return void client.destroy(); // the server already answered part of it
     speak('413 Payload Too Large', bodyTooLargeReply(ctx.limit));
@@ -129,8 +146,10 @@ export function relayConnection(client: Socket, ctx: RelayContext): () => void {
       return true;
     }
     if (e.type === 'end') {
+      const done = receiving;
       receiving = undefined;
       if (speaking) return void client.end(), false;
+      if (done && done.size > 0) ctx.requestBody?.(done.path, done.seq, Buffer.concat(done.body).toString('utf8'));
       if (e.raw) upstream.write(e.raw);
     }
     return true;
@@ -177,7 +196,12 @@ export function relayConnection(client: Socket, ctx: RelayContext): () => void {
         ex.response.chunks = [];
         ex.response.messages = [];
         ex.response.parser = undefined;
-      } else if (ex.response.parser) for (const m of ex.response.parser.push(e.data)) ex.response.messages.push(m.data);
+      } else if (ex.response.parser) {
+        for (const m of ex.response.parser.push(e.data)) {
+          ctx.sseEvent?.(ex, m.event, m.data, ex.response.messages.length === 0);
+          ex.response.messages.push(m.data);
+        }
+      }
       else ex.response.chunks.push(e.data);
     } else if (e.type === 'end' && ex.response) {
       finish(queue.shift()!);

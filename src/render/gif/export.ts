@@ -178,7 +178,7 @@ export async function castToGif(input: string, output: string, options: GifOptio
 }
 
 /** gifenc writes every image at (0, 0): a frame's bytes start with its graphic control block (8 bytes), then the image descriptor's position. */
-function placeFrame(bytes: Uint8Array, x: number, y: number): void {
+export function placeFrame(bytes: Uint8Array, x: number, y: number): void {
   if (bytes[0] !== 0x21 || bytes[1] !== 0xf9 || bytes[8] !== 0x2c) throw new Error('gif: unexpected frame layout from the encoder');
   bytes[9] = x & 0xff;
   bytes[10] = x >> 8;

@@ -141,8 +141,9 @@ export function comparePairs(pairs: readonly ComparedPair[], normaliser: Normali
     const live = path ? splitKeyed(p.actual, path) : splitRpc(p.actual, p.awaitingId);
     for (const raw of rec.unsolicited) recordedPool.push(unsolicited(p.index, raw, n));
     for (const raw of live.unsolicited) livePool.push(unsolicited(p.index, raw, n));
-    const e = n.apply(rec.solicited ?? '');
-    const a = n.apply(live.solicited ?? '');
+    // A JSON-RPC message ends at its newline; a tape whose last message lost it (edited by hand) says the same.
+    const e = withoutNewline(n.apply(rec.solicited ?? ''));
+    const a = withoutNewline(n.apply(live.solicited ?? ''));
     if (e !== a) out.push({ index: p.index, code: 'TD1001', title: 'response drifted', details: explainDifference(e, a, rec.solicited ?? '', live.solicited ?? '') });
   }
   const live = livePool;
@@ -258,7 +259,11 @@ function unsolicited(pair: number, raw: string, normaliser: Normaliser): Unsolic
   } catch {
     /* keep the default */
   }
-  return { pair, raw, norm: normaliser.apply(requestId === undefined ? raw : withoutRequestId(raw)), method };
+  return { pair, raw, norm: withoutNewline(normaliser.apply(requestId === undefined ? raw : withoutRequestId(raw))), method };
+}
+
+function withoutNewline(text: string): string {
+  return text.endsWith('\n') ? text.slice(0, -1) : text;
 }
 
 /**

@@ -118,7 +118,7 @@ class PairFacts {
   readonly normalisers = new Map<number, Normaliser>();
   readonly halts: number[] = [];
   readonly answers: Array<[number, string]> = [];
-  readonly carriesMethod: Array<[number, string]> = [];
+  readonly carriesMethod: Array<[number, string, boolean]> = [];
   readonly cancels: Array<[number, string]> = [];
   framing?: string;
   readonly secrets = new Set<string>();
@@ -152,7 +152,8 @@ class PairFacts {
     if (pair.singleShot || (pair.request.includes('\n') && !pair.inNotes)) this.singleShot = true;
     // Only a client answer (a response: "result" or "error") is indexed; an escaped key could spell either.
     if (send.includes('"id"') && (send.includes('"result"') || send.includes('"error"') || send.includes('\\u'))) this.answers.push([i, send]);
-    if (expected.includes('"method"')) this.carriesMethod.push([i, expected]);
+    // Over HTTP the client's answer may sit before its request's pair (the GET stream's, kept where it ended).
+    if (expected.includes('"method"')) this.carriesMethod.push([i, expected, pair.wire?.transport === 'http']);
     // The recorder writes the framing key last but for a non-canonical header block: only the line's end is looked at.
     if (pair.framing) this.framing = pair.framing;
     if (send.includes('ancel')) {
@@ -199,25 +200,33 @@ function isHalt(request: string): boolean {
   }
 }
 
-function indexServerRequests(clientAnswers: ReadonlyArray<[number, string]>, carriesMethod: ReadonlyArray<[number, string]>): RecordedServerRequest[] {
+function indexServerRequests(clientAnswers: ReadonlyArray<[number, string]>, carriesMethod: ReadonlyArray<[number, string, boolean]>): RecordedServerRequest[] {
   const out: RecordedServerRequest[] = [];
   const answers = new Map<string, number[]>();
   for (const [i, send] of clientAnswers) {
     const msg = classifyRpc(send);
     if (msg.type === 'response') answers.set(msg.id, [...(answers.get(msg.id) ?? []), i]);
   }
-  for (const [i, expected] of carriesMethod) {
+  const taken = new Set<number>();
+  for (const [i, expected, anywhere] of carriesMethod) {
     for (const raw of splitMessages(expected)) {
       const msg = classifyRpc(raw);
       if (msg.type !== 'request') continue;
       const parsed = JSON.parse(raw) as { method: string; params?: unknown };
       const method = parsed.method;
       const params = JSON.stringify(parsed.params ?? null);
-      const answerPair = answers.get(msg.id)?.find((q) => q > i && !out.some((r) => r.answerPair === q));
+      const candidates = answers.get(msg.id);
+      const answerPair = candidates?.find((q) => q > i && !taken.has(q)) ?? (anywhere ? lastUntaken(candidates, taken) : undefined);
+      if (answerPair !== undefined) taken.add(answerPair);
       out.push({ method, id: msg.id, inPair: i, answerPair, params });
     }
   }
   return out;
+}
+
+function lastUntaken(list: readonly number[] | undefined, taken: ReadonlySet<number>): number | undefined {
+  for (let k = (list?.length ?? 0) - 1; k >= 0; k--) if (!taken.has(list![k])) return list![k];
+  return undefined;
 }
 
 /** The requests the cancels name: the last request before each cancel with its id (looked for among the 1000 before it). */

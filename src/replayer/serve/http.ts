@@ -4,7 +4,7 @@ import { classifyRpc } from '../../core/framing/boundary.js';
 import { type Endpoint, listenTcp, listenUnix } from '../../plumbing/net/endpoint.js';
 import { type Pace, writePaced } from './pace.js';
 import { BodyTooLarge, DEFAULT_BODY_LIMIT, bearerToken, readBody, refuseBody, sseEvent } from '../../plumbing/net/http-wire.js';
-import { isBatchPath, methodPathRequest, type WireNote } from '../../tape/protocol/wire.js';
+import { SESSION_PLACEHOLDER, isBatchPath, methodPathRequest, type WireNote } from '../../tape/protocol/wire.js';
 import { splitMessages } from '../protocol/compare.js';
 import { type Match, TapeMatcher, unmatchedReply } from './match.js';
 
@@ -25,8 +25,10 @@ export interface HttpServeOptions {
  * The stand-in server over HTTP: seed 000's endpoints (POST /v1/agent,
  * POST /v1/agent/batch line by line, GET /v1/agent/version) and MCP's
  * Streamable HTTP (a JSON or SSE answer as recorded, an Mcp-Session-Id per
- * recorded session, the GET stream with its recorded messages, DELETE),
- * answered from the tape by the matcher every transport shares.
+ * recorded session, the GET stream with its recorded messages, DELETE) and
+ * its legacy HTTP+SSE transport (GET /sse naming a POST endpoint with a fresh
+ * session id; each POST answered 202 and its recorded answer sent on the
+ * stream), answered from the tape by the matcher every transport shares.
  */
 export async function listenHttp(matcher: TapeMatcher, options: HttpServeOptions): Promise<{ address: Endpoint; server: Server }> {
   const limit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
@@ -46,7 +48,26 @@ export async function listenHttp(matcher: TapeMatcher, options: HttpServeOptions
     return { status: w?.status ?? 200, type: w?.content_type ?? fallbackType, extra };
   };
 
+  /** Legacy HTTP+SSE sessions (2024-11-05): live session id → the GET stream its answers go on. */
+  const legacy = new Map<string, ServerResponse>();
+  const openLegacy = (res: ServerResponse, hit: Match) => {
+    const liveId = randomUUID();
+    res.writeHead(hit.wire?.status ?? 200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
+    const endpoint = (hit.response.split('\n')[0] || `/message?sessionId=${SESSION_PLACEHOLDER}`).split(SESSION_PLACEHOLDER).join(liveId);
+    res.write(`event: endpoint\ndata: ${endpoint}\n\n`);
+    legacy.set(liveId, res);
+    res.once('close', () => legacy.delete(liveId));
+  };
+  /** A POST of a legacy session: 202 at once, the recorded answer's messages on the session's stream. */
+  const answerLegacy = (stream: ServerResponse, res: ServerResponse, body: string, hit: Match | undefined) => {
+    send(res, 202, 'text/plain', 'Accepted');
+    const text = hit ? hit.response : classifyRpc(body).type === 'request' ? unmatchedReply(body) : '';
+    const events = splitMessages(text).map((m) => sseEvent(m.replace(/\n$/, '')));
+    void writePaced(events, (part, done) => stream.write(part, () => done()), options.pace ?? 'recorded');
+  };
+
   const answerOne = (res: ServerResponse, hit: Match, fallbackType: string, keepOpen: boolean) => {
+    if (hit.wire?.legacy_sse && hit.wire.method === 'GET') return openLegacy(res, hit);
     const { status, type, extra } = headersOf(hit.wire, fallbackType);
     if (!hit.wire?.sse) return send(res, status, type, hit.bytes, extra);
     res.writeHead(status, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', ...extra });
@@ -92,6 +113,12 @@ export async function listenHttp(matcher: TapeMatcher, options: HttpServeOptions
         }
       }
       return send(res, 200, 'application/x-ndjson', Buffer.concat(out));
+    }
+    const stream = legacy.get(new URLSearchParams((req.url ?? '').split('?')[1] ?? '').get('sessionId') ?? '');
+    if (stream) {
+      const hit = matcher.match(body, prefer);
+      if (!hit) options.onUnmatched(body);
+      return answerLegacy(stream, res, body, hit);
     }
     const rpc = classifyRpc(body);
     const isRpc = rpc.type !== 'other';

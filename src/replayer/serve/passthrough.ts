@@ -8,7 +8,9 @@ import { ServerProcess } from '../protocol/server-process.js';
  * real server, and what it answers goes to the client and is appended to the
  * tape (VCR's new_episodes). The server starts at the first such request and is
  * first given the requests already answered from the tape (their responses
- * dropped), so a stateful protocol such as MCP finds it initialized.
+ * dropped), so a stateful protocol such as MCP finds it initialized. A tape in
+ * Content-Length framing (LSP, DAP) speaks it to the real server too: each
+ * message framed, its answers read as messages (one JSON value per line).
  */
 export class Passthrough {
   private server?: ServerProcess;
@@ -23,6 +25,8 @@ export class Passthrough {
     private readonly timeoutMs: number,
     private readonly log: (message: string) => void,
     private readonly env: NodeJS.ProcessEnv,
+    /** `content-length`: the tape spoke LSP/DAP framing, and so does the real server. */
+    private readonly framing?: string,
   ) {
     this.tape = new TapeAppender(tapePath, log);
   }
@@ -55,7 +59,7 @@ export class Passthrough {
       },
     });
     const framer = this.framer;
-    this.server = await ServerProcess.start(this.command, { env: this.env }, {
+    this.server = await ServerProcess.start(this.command, { env: this.env, framing: this.framing }, {
       onLine: (line) => framer.serverLine(line),
       onActivity: () => framer.serverActivity(),
       onPartial: (tail) => framer.serverPartial(tail),
@@ -73,7 +77,7 @@ export class Passthrough {
         resolve(responseBytes(ex));
       });
       const ex = framer.addRequest(request);
-      this.server!.write(`${request}\n`);
+      this.server!.send(request); // a line, or framed with its Content-Length header
       if (ex && !ex.complete) {
         timer = setTimeout(() => {
           this.waiting.delete(index);

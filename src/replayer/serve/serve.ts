@@ -6,7 +6,8 @@ import { readProtocolTape, type ProtocolTape } from '../../tape/protocol/tape.js
 import { Passthrough } from './passthrough.js';
 import { TapeMatcher, unmatchedReply } from './match.js';
 import { serveLogText } from './log.js';
-import { messagesOf, type Pace, writePaced } from './pace.js';
+import { messagesOf, PACE_READ_MAX_MS, type Pace, writePaced } from './pace.js';
+import { peerMark, pipePeer, waitUntilRead } from '../../plumbing/process/pipe-peer.js';
 import { CONTENT_LENGTH, ContentLengthSplitter, frameMessage } from '../../core/framing/content-length.js';
 
 export interface ServeOptions {
@@ -62,7 +63,9 @@ export async function serveTape(tapeOrPath: ProtocolTape | string, options: Serv
 
   const unmatched: UnmatchedRequest[] = [];
   const history: string[] = [];
-  const passthrough = options.passthrough?.length ? new Passthrough(options.passthrough, tape.path, options.timeoutMs ?? 10_000, log, env) : undefined;
+  const passthrough = options.passthrough?.length ? new Passthrough(options.passthrough, tape.path, options.timeoutMs ?? 10_000, log, env, contentLength ? CONTENT_LENGTH : undefined) : undefined;
+  // Our stdout's reader, when it is the parent that spawned us (an MCP client over stdio): paced by condition.
+  const peer = output === process.stdout ? pipePeer(1) : undefined;
   let served = 0;
   let index = 0;
   const answer = async (line: string) => {
@@ -74,13 +77,16 @@ export async function serveTape(tapeOrPath: ProtocolTape | string, options: Serv
       served++;
       history.push(request);
       const parts = contentLength ? messagesOf(hit.bytes).map((m) => frameMessage(m.toString('utf8').replace(/\n$/, ''))) : messagesOf(hit.bytes);
-      await writePaced(parts, (part, done) => output.write(part, () => done()), options.pace ?? 'recorded');
+      await writePaced(parts, (part, done) => output.write(part, () => done()), options.pace ?? 'recorded', peer ? () => {
+        const mark = peerMark(peer);
+        return { wait: () => waitUntilRead(peer, mark, PACE_READ_MAX_MS) };
+      } : undefined);
       return;
     }
     if (passthrough) {
       const response = await passthrough.forward(request, history);
       history.push(request);
-      output.write(response);
+      output.write(contentLength ? Buffer.concat(messagesOf(response).map((m) => frameMessage(m.toString('utf8').replace(/\n$/, '')))) : response);
       return;
     }
     unmatched.push({ request, index });

@@ -1,6 +1,21 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { SseParser, isSse } from '../../plumbing/net/http-wire.js';
 import type { Endpoint } from '../../plumbing/net/endpoint.js';
+import type { WireNote } from '../../tape/protocol/wire.js';
+/** A pair as the transport drivers send it: secrets restored, its wire note read. */
+export interface WirePair {
+  send: string;
+  expected: string;
+  wire?: WireNote;
+}
+
+export interface LiveOutcome {
+  actual: string;
+  status?: number;
+  /** Why no complete response came; the replay stops there. */
+  failure?: CallFailure | { failure: 'exited'; message: string; partial: string };
+}
+
 
 export interface HttpCall {
   method: string;
@@ -24,8 +39,9 @@ export type CallFailure = { failure: 'timeout' | 'refused' | 'reset'; message: s
  * stream, connection closed), read to its end. Never rejects: a timeout or
  * a dead server is a value the replayer reports as drift.
  */
-export function httpCall(to: Endpoint, call: HttpCall, timeoutMs: number): Promise<HttpAnswer | CallFailure> {
+export function httpCall(to: Endpoint, call: HttpCall, timeoutMs: number, onMessage?: (data: string) => void): Promise<HttpAnswer | CallFailure> {
   const stream = openHttp(to, call);
+  if (onMessage) stream.onEvent(onMessage); // an SSE answer's messages as they come (a server request to answer)
   return new Promise((resolve) => {
     const timer = setTimeout(() => {
       stream.abort();
@@ -42,9 +58,9 @@ export interface OpenStream {
   /** Headers arrived (or the call failed). */
   headers: Promise<{ status: number; headers: IncomingHttpHeaders } | CallFailure>;
   done: Promise<HttpAnswer | CallFailure>;
-  /** How many SSE events have arrived so far, and a way to wait for more. */
+  /** How many SSE events have arrived so far, and a way to hear of each (its data) as it comes. */
   events(): number;
-  onEvent(fn: () => void): void;
+  onEvent(fn: (data: string) => void): void;
   partial(): string;
   abort(): void;
 }
@@ -53,7 +69,7 @@ export interface OpenStream {
 export function openHttp(to: Endpoint, call: HttpCall): OpenStream {
   const chunks: Buffer[] = [];
   const messages: string[] = [];
-  const listeners: Array<() => void> = [];
+  const listeners: Array<(data: string) => void> = [];
   let sse = false;
   let status = 0;
   let resHeaders: IncomingHttpHeaders = {};
@@ -75,8 +91,10 @@ export function openHttp(to: Endpoint, call: HttpCall): OpenStream {
     const parser = sse ? new SseParser() : undefined;
     res.on('data', (c: Buffer) => {
       if (!parser) return void chunks.push(c);
-      for (const e of parser.push(c)) messages.push(e.data);
-      for (const fn of listeners) fn();
+      for (const e of parser.push(c)) {
+        messages.push(e.data);
+        for (const fn of listeners) fn(e.data);
+      }
     });
     res.once('end', () => settle(answer()));
     res.once('error', () => settle(aborted ? answer() : { failure: 'reset', message: 'the connection broke before the response ended', partial: body() }));

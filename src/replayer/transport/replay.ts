@@ -13,6 +13,7 @@ import type { Drift } from '../../core/diagnostics/drift.js';
 import { type LiveOutcome, type WirePair, driveHttp } from './drive-http.js';
 import { driveUnix } from './drive-unix.js';
 import { prepareProtocolTape, type PreparedTape } from '../protocol/prepare.js';
+import { TapeAnswers } from '../protocol/tape-answers.js';
 import { type PairOutcome, type ProtocolReplayOptions, type TapeReplayResult, redactWith } from '../protocol/replay.js';
 import { replaceResponse, rewriteTape } from '../protocol/update.js';
 
@@ -55,6 +56,9 @@ export async function replayOverTransport(source: ProtocolTape | PreparedTape | 
     return { pair: p.pair, wire, send: p.send, expected: p.expected, normaliser: p.normaliser };
   });
 
+  const carriers = new Map<number, number>();
+  for (const r of ready.serverRequests) if (r.answerPair !== undefined) carriers.set(r.answerPair, r.inPair);
+
   let server: LaunchedServer | undefined;
   let endpoint: Endpoint;
   if (target.url || target.socket) {
@@ -78,7 +82,7 @@ export async function replayOverTransport(source: ProtocolTape | PreparedTape | 
     run =
       target.transport === 'unix' && endpoint.kind === 'unix' && !target.url
         ? await driveUnix(prepared, endpoint, { timeoutMs, authToken: target.authToken, boundary: options.boundary })
-        : await driveHttp(prepared, endpoint, { timeoutMs, authToken: target.authToken });
+        : await driveHttp(prepared, endpoint, { timeoutMs, authToken: target.authToken, answers: new TapeAnswers(ready), carrierOf: (pair) => carriers.get(pair), cancelled: ready.cancelled });
     // A server that broke the connection is likely exiting: let it, so its own status is reported.
     const broke = run.outcomes[run.stoppedAt]?.failure;
     if (server && !server.exit && broke && broke.failure !== 'timeout') await Promise.race([server.closed, new Promise((r) => setTimeout(r, 1000).unref())]);

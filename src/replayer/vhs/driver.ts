@@ -50,7 +50,9 @@ export class Driver {
       this.outputs++;
       this.received += e.data.length;
       this.pending.push(e.data);
-      const at = Math.min(this.stepStart + (performance.now() - this.stepReal), this.stepEnd);
+      // Without --realtime a step's output is on the timeline at the step's start: when it came in real time
+      // is not part of the tape (it differs run to run), so the frames of a GIF or video do not move.
+      const at = this.realtime ? Math.min(this.stepStart + (performance.now() - this.stepReal), this.stepEnd) : this.stepStart;
       this.emitOutput(Math.max(at, this.lastTime()));
     });
   }
@@ -137,7 +139,12 @@ export class Driver {
     this.now = this.stepEnd;
   }
 
-  /** Polls `test` until it passes or `timeoutMs` of real time is gone; the timeline advances by the time it took. */
+  /**
+   * Polls `test` until it passes or `timeoutMs` of real time is gone. With
+   * --realtime the timeline advances by the time it took; without, by none
+   * (how long a program took to print is not the tape's, and would move
+   * every later frame from run to run).
+   */
   async until(test: () => boolean, timeoutMs: number): Promise<boolean> {
     const start = performance.now();
     this.stepStart = this.now;
@@ -161,7 +168,7 @@ export class Driver {
       if (quietSince !== undefined && t - quietSince >= 1000) break;
       await sleep(10);
     }
-    this.now += Math.round(performance.now() - start);
+    if (this.realtime) this.now += Math.round(performance.now() - start);
     return ok;
   }
 

@@ -3,6 +3,7 @@ import type { UpdatePolicy } from '../../core/config/ci.js';
 import type { Drift } from '../../core/diagnostics/drift.js';
 import { TapedeckError } from '../../core/diagnostics/errors.js';
 import { GoldenStore } from '../../core/golden/store.js';
+import type { PixelCompareOptions } from '../../render/pixel/diff.js';
 import { formatDiagnostics, loadTape, type VhsDiagnostic } from '../../tape/vhs/index.js';
 import { isTrustedTape, type TapeTrust } from '../tape-trust.js';
 import { checkOutputs, type OutputCheck } from './outputs.js';
@@ -33,6 +34,8 @@ export interface VhsRunFilesOptions {
   realtime?: boolean;
   /** Tapes outside these roots are not run (the CLI's rule; --trust-tape drops it). */
   trust?: TapeTrust;
+  /** How Screenshot PNGs, GIF frames, video frames and frame PNGs are compared (the screenshot options). */
+  pixel?: PixelCompareOptions;
 }
 
 export interface VhsFilesResult {
@@ -61,7 +64,7 @@ export async function runVhsFiles(paths: readonly string[], options: VhsRunFiles
       tapes.push(base);
       continue;
     }
-    const loaded = loadTape(abs, { display: shown });
+    const loaded = loadTape(abs, { display: shown, base: options.cwd });
     if (!loaded.tape) {
       tapes.push({ ...base, errors: loaded.errors, durationMs: performance.now() - t0 });
       continue;
@@ -70,7 +73,7 @@ export async function runVhsFiles(paths: readonly string[], options: VhsRunFiles
     try {
       const run = await runVhsTape(loaded.tape, { cwd, baseEnv: options.env, realtime: options.realtime });
       const store = new GoldenStore(options.policy, undefined, options.cwd);
-      const checks = await checkOutputs(run, store, cwd);
+      const checks = await checkOutputs(run, store, cwd, options.pixel);
       tapes.push({ ...base, run, checks, units: run.frames.length, drifts: checks.flatMap((c) => (c.drift ? [c.drift] : [])), durationMs: performance.now() - t0 });
     } catch (err) {
       if (!(err instanceof TapedeckError)) throw err;
@@ -91,6 +94,7 @@ export function formatVhsReport(result: VhsFilesResult): string {
     for (const c of t.checks) {
       if (c.skipped) out.push(`tapedeck: ${t.tape}:${c.output.at.line}: Output ${c.output.path}: ${c.skipped}`);
       else if (c.golden) out.push(`${c.golden.pass ? 'ok  ' : 'FAIL'} ${t.tape}:${c.output.at.line}: ${c.golden.message.split('\n').join('\n     ')}`);
+      if (c.note) out.push(`note ${t.tape}:${c.output.at.line}: ${c.note}`);
     }
   }
   const ran = result.tapes.filter((t) => t.run).length;
@@ -99,3 +103,4 @@ export function formatVhsReport(result: VhsFilesResult): string {
   out.push(`tapedeck vhs: ${result.tapes.length} tape${result.tapes.length === 1 ? '' : 's'}, ${ran} ran, ${drifted} drifted, ${failed} failed (${Math.round(result.durationMs)} ms)`);
   return `${out.join('\n')}\n`;
 }
+

@@ -26,7 +26,7 @@ export interface VhsOptions extends VhsStyle {
 export function defaultOptions(): VhsOptions {
   return {
     shell: 'bash', fontFamily: 'JetBrains Mono', fontSize: 22, letterSpacing: 1, lineHeight: 1, typingSpeedMs: 50,
-    theme: '', width: 1200, height: 600, padding: 60, margin: 0, marginFill: '', windowBar: '', windowBarSize: 30,
+    theme: '', width: 1200, height: 600, padding: 60, margin: 0, marginFill: '#171717', windowBar: '', windowBarSize: 30,
     borderRadius: 0, framerate: 50, playbackSpeed: 1, loopOffset: 0, cursorBlink: true, waitTimeoutMs: 15_000,
     waitPattern: '>$',
   };
@@ -46,7 +46,7 @@ export function applySetting(options: VhsOptions, cmd: Extract<VhsCommand, { kin
 }
 
 /** An error about one tape line: `file:line: message`, exit 2 (or the code given). */
-export function lineError(at: VhsLocation, message: string, code: 'INVALID_INPUT' | 'SPAWN_FAILED' | 'WAIT_TIMEOUT' | 'STORAGE_WRITE_ERROR' = 'INVALID_INPUT'): TapedeckError {
+export function lineError(at: VhsLocation, message: string, code: 'INVALID_INPUT' | 'SPAWN_FAILED' | 'WAIT_TIMEOUT' | 'STORAGE_WRITE_ERROR' | 'EXPORT_ERROR' = 'INVALID_INPUT'): TapedeckError {
   return new TapedeckError(code, `${message}\n  ${at.line} | ${at.text.replace(/[\x00-\x1f\x7f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`)}`, {
     location: { file: `${at.file}`, line: at.line },
   });
@@ -100,7 +100,16 @@ export function preflight(tape: VhsTape, cwd: string, baseEnv: NodeJS.ProcessEnv
     const where = options.shellAt ?? tape.commands[0].at;
     throw lineError(where, `shell ${JSON.stringify(options.shell)} (${def.command}) is not on PATH${options.shellAt ? '' : ' (the default shell; Set Shell picks another)'}`, 'SPAWN_FAILED');
   }
-  for (const cmd of tape.commands) if (cmd.kind === 'Output' || cmd.kind === 'Screenshot') checkWritable(resolve(cwd, cmd.path), cmd.at);
+  const video = tape.commands.find((c) => c.kind === 'Output' && (c.format === 'webm' || c.format === 'mp4'));
+  if (video) {
+    const ffmpeg = baseEnv.TAPEDECK_FFMPEG ?? 'ffmpeg';
+    try {
+      resolveCommand(ffmpeg, cwd, { PATH: baseEnv.PATH ?? '' });
+    } catch {
+      throw lineError(video.at, `a video Output needs ffmpeg, and ${JSON.stringify(ffmpeg)} is not on PATH (Debian: apt-get install -y ffmpeg; or set TAPEDECK_FFMPEG)`, 'EXPORT_ERROR');
+    }
+  }
+  for (const cmd of tape.commands) if (cmd.kind === 'Output' || cmd.kind === 'Screenshot') checkWritable(`${resolve(cwd, cmd.path)}${cmd.kind === 'Output' && cmd.format === 'frames' ? '/' : ''}`, cmd.at);
   return { options, offset, env, shell: { ...def, file } };
 }
 

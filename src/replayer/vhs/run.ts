@@ -12,6 +12,8 @@ export interface VhsFrame {
   /** The visible screen (what a player of the .cast shows). */
   screen: string[];
   at: VhsLocation;
+  /** Taken for a header command (Set, Output, Require before the first other command): VHS takes these before it sizes the terminal. */
+  header?: boolean;
 }
 
 export interface VhsRunResult {
@@ -26,6 +28,10 @@ export interface VhsRunResult {
   /** Output commands (in order) and notes about what was not produced. */
   outputs: Extract<VhsCommand, { kind: 'Output' }>[];
   timelineMs: number;
+  /** Where recording (VHS's frame capture) starts on the timeline: after a leading Hide block. */
+  recordStartMs: number;
+  /** Hidden stretches of the timeline after that ([from, to) ms): no frame is captured in them. */
+  hidden: [number, number][];
   wallMs: number;
 }
 
@@ -51,12 +57,13 @@ export async function runVhsTape(tape: VhsTape, run: VhsRunOptions): Promise<Vhs
   const options = pre.options;
   const { rows, cols } = terminalSize(options);
   const driver = new Driver(pre.shell.file, pre.shell.args, { rows, cols, cwd: run.cwd, env: { ...pre.shell.env, ...pre.env }, baseEnv: run.baseEnv }, run.realtime === true);
-  const result: VhsRunResult = { tape, options, rows, cols, frames: [], cast: driver.cast, screenshots: [], outputs: [], timelineMs: 0, wallMs: 0 };
+  const result: VhsRunResult = { tape, options, rows, cols, frames: [], cast: driver.cast, screenshots: [], outputs: [], timelineMs: 0, recordStartMs: 0, hidden: [], wallMs: 0 };
+  let hiddenSince: number | undefined;
   let recording = true;
   let text = false;
   let shotNext: { path: string; at: VhsLocation } | undefined;
   let clipboard = '';
-  const frame = (at: VhsLocation) => {
+  const frame = (at: VhsLocation, header = false) => {
     driver.marker(`${at.line}: ${at.text.trim()}`);
     if (!recording) return;
     const x = driver.term.screen.xterm;
@@ -69,7 +76,7 @@ export async function runVhsTape(tape: VhsTape, run: VhsRunOptions): Promise<Vhs
     if (!text) return;
     const lines: string[] = [];
     for (let i = 0; i < x.rows; i++) lines.push((buf.getLine(i)?.translateToString() ?? '').trimEnd());
-    result.frames.push({ lines, screen, at });
+    result.frames.push({ lines, screen, at, ...(header ? { header } : {}) });
   };
   const type = async (chars: string, speed: number) => {
     for (const ch of chars) {
@@ -124,9 +131,12 @@ export async function runVhsTape(tape: VhsTape, run: VhsRunOptions): Promise<Vhs
         return driver.settle(0);
       }
       case 'Hide':
+        if (recording) hiddenSince = driver.now;
         recording = false;
         return;
       case 'Show':
+        if (!recording && hiddenSince !== undefined) result.hidden.push([hiddenSince, driver.now]);
+        hiddenSince = undefined;
         recording = true;
         return;
       case 'Screenshot':
@@ -145,14 +155,16 @@ export async function runVhsTape(tape: VhsTape, run: VhsRunOptions): Promise<Vhs
     for (const cmd of cmds.slice(0, offset)) {
       if (cmd.kind === 'Set' && cmd.setting === 'Shell') continue;
       await exec(cmd);
-      frame(cmd.at);
+      frame(cmd.at, true);
     }
     if (cmds[offset]?.kind === 'Hide') {
       const show = cmds.findIndex((c, i) => i > offset && c.kind === 'Show');
       const end = show < 0 ? cmds.length : show;
       for (const cmd of cmds.slice(offset, end)) await runOne(cmd, exec);
       offset = end;
+      hiddenSince = undefined;
     }
+    result.recordStartMs = driver.now;
     for (const cmd of cmds.slice(offset)) {
       if ((cmd.kind === 'Set' && cmd.setting !== 'TypingSpeed') || cmd.kind === 'Require') continue;
       await runOne(cmd, exec);
@@ -162,6 +174,7 @@ export async function runVhsTape(tape: VhsTape, run: VhsRunOptions): Promise<Vhs
     await driver.dispose();
   }
   result.timelineMs = driver.now;
+  if (hiddenSince !== undefined) result.hidden.push([hiddenSince, driver.now]);
   result.wallMs = performance.now() - started;
   return result;
 }

@@ -30,7 +30,17 @@ export interface WireNote {
   auth?: boolean;
   /** Request headers that shape the answer (Accept, Content-Type, MCP-Protocol-Version). */
   headers?: Record<string, string>;
+  /**
+   * MCP's legacy HTTP+SSE transport (2024-11-05): the session's GET stream named the POST
+   * endpoint in its first event, and the answers to the POSTs (202 Accepted) came on that
+   * stream, framed into each pair's response as over stdio. The endpoint's random session id
+   * is stored as SESSION_PLACEHOLDER in `path`.
+   */
+  legacy_sse?: boolean;
 }
+
+/** The random `?sessionId=` of a legacy SSE endpoint, as the tape stores it (replay and serve put a live one). */
+export const SESSION_PLACEHOLDER = '{{tapedeck.session}}';
 
 export const WIRE_KEY = 'wire';
 
@@ -63,6 +73,7 @@ export function checkWireNote(value: unknown, where: { file: string; line: numbe
   int('after', 0, Number.MAX_SAFE_INTEGER);
   bool('sse');
   bool('auth');
+  bool('legacy_sse');
   if (w.headers !== undefined) {
     const h = w.headers;
     if (h === null || typeof h !== 'object' || Array.isArray(h) || Object.values(h).some((v) => typeof v !== 'string')) throw bad('"headers" must be an object of strings');

@@ -20,13 +20,13 @@ export interface LoadResult {
  * Source; tapedeck follows nesting to MAX_SOURCE_DEPTH and reports a cycle
  * with the chain of tapes that closes it.
  */
-export function loadTape(path: string, options: { display?: string } = {}): LoadResult {
+export function loadTape(path: string, options: { display?: string; /** Sourced tapes are named relative to this folder (default: the current one). */ base?: string } = {}): LoadResult {
   const errors: VhsDiagnostic[] = [];
   const shown = options.display ?? path;
   const root = resolve(path);
   const first = readTapeText(root, shown, undefined, errors);
   if (first === undefined) return { errors };
-  const commands = expand(first, root, shown, [root], errors);
+  const commands = expand(first, root, shown, [root], errors, options.base ?? process.cwd());
   if (errors.length === 0 && commands.length === 0) {
     errors.push({ file: shown, line: 1, column: 1, length: 1, message: 'the tape has no commands', text: first.split('\n')[0] ?? '' });
   }
@@ -61,7 +61,7 @@ function readTapeText(abs: string, shown: string, from: At | undefined, errors: 
   return text;
 }
 
-function expand(text: string, abs: string, shown: string, chain: string[], errors: VhsDiagnostic[]): VhsCommand[] {
+function expand(text: string, abs: string, shown: string, chain: string[], errors: VhsDiagnostic[], base: string): VhsCommand[] {
   const parsed = parseTape(text, shown);
   errors.push(...parsed.errors);
   const out: VhsCommand[] = [];
@@ -73,9 +73,9 @@ function expand(text: string, abs: string, shown: string, chain: string[], error
     const tok = cmd.pathToken;
     const at: At = { file: shown, line: tok.line, column: tok.column, length: Math.max(1, tok.literal.length + (tok.quote ? 2 : 0)), text: cmd.at.text };
     const target = resolve(dirname(abs), cmd.path);
-    const targetShown = relative(process.cwd(), target) || target;
+    const targetShown = relative(base, target) || target;
     if (chain.includes(target)) {
-      const names = [...chain.slice(chain.indexOf(target)), target].map((p) => relative(process.cwd(), p) || p);
+      const names = [...chain.slice(chain.indexOf(target)), target].map((p) => relative(base, p) || p);
       errors.push({ ...at, message: `Source cycle: ${names.join(' -> ')}` });
       continue;
     }
@@ -85,7 +85,7 @@ function expand(text: string, abs: string, shown: string, chain: string[], error
     }
     const inner = readTapeText(target, targetShown, at, errors);
     if (inner === undefined) continue;
-    const cmds = expand(inner, target, targetShown, [...chain, target], errors);
+    const cmds = expand(inner, target, targetShown, [...chain, target], errors, base);
     for (const c of cmds) if (c.kind !== 'Output') out.push(c);
   }
   return out;

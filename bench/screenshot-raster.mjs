@@ -6,9 +6,13 @@
 //    path in a new process (bench/support/browser-screenshot.mjs: play, paint in Chromium,
 //    capture, write): target <= 0.2x;
 // 3. peak RSS after 1,000 screenshots of different screens in one process vs after 10:
-//    target <= 1.2x. Most of the growth is V8 sizing its young generation for the snapshot's
-//    cell objects (4,800 per screenshot): the same loop taking snapshots without rendering
-//    grew 60 -> 88 MB here; the renderer's own caches are bounded (glyphs 8,192, tiles 4,096).
+//    target <= 1.2x. What grew it (heap statistics between batches): V8 sizing its young
+//    generation 4 -> 32 MB for the snapshots' cell objects (4,800 fresh ones per screenshot,
+//    two colour objects each), and buffers freed only at V8's next collection (a 256 KB
+//    deflate chunk and three copies of the IDAT per PNG; a buffer per raster tile). Now cells,
+//    colours and unchanged rows are shared between snapshots, a PNG is one deflate buffer sized
+//    from the last and the PNG itself, and tiles live in one arena: 80 -> 89 MB here (1.12x).
+//    The renderer's caches stay bounded (glyphs 8,192, tiles 4,096, shared cells 8,192).
 // BENCH_DIST=path/to/dist measures another build.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -49,6 +49,20 @@ export function formatScreenGolden(snap: ScreenSnapshot, options: ScreenGoldenOp
 
 /** The visible lines, each exactly `cols` cells wide (wide characters count twice), with masks applied. */
 function maskedLines(snap: ScreenSnapshot, masks: readonly ScreenMask[]): string[] {
+  // Without rectangles the lines need no grid: each is padded to the width (a 1000x1000 screen is a
+  // million cells, and a string per cell made each read of it cost a second of garbage collection).
+  if (masks.some((m) => !(m instanceof RegExp))) return gridLines(snap, masks);
+  const lines = snap.cells ? snap.cells.map(cellsLine) : snap.visibleLines.map((line) => paddedLine(line, snap.cols));
+  return regexMasked(lines, masks);
+}
+
+function cellsLine(row: SnapshotCell[]): string {
+  let line = '';
+  for (const c of row) if (c.width !== 0) line += c.char || ' ';
+  return line;
+}
+
+function gridLines(snap: ScreenSnapshot, masks: readonly ScreenMask[]): string[] {
   const grid: string[][] = snap.cells
     ? snap.cells.map((row) => row.map((c) => (c.width === 0 ? '' : c.char || ' ')))
     : snap.visibleLines.map((line) => textCells(line, snap.cols));
@@ -61,13 +75,34 @@ function maskedLines(snap: ScreenSnapshot, masks: readonly ScreenMask[]): string
       }
     }
   }
-  let lines = grid.map((cells) => cells.join(''));
+  return regexMasked(grid.map((cells) => cells.join('')), masks);
+}
+
+function regexMasked(lines: string[], masks: readonly ScreenMask[]): string[] {
   for (const mask of masks) {
     if (!(mask instanceof RegExp)) continue;
     const re = new RegExp(mask.source, mask.flags.includes('g') ? mask.flags : `${mask.flags}g`);
     lines = lines.map((l) => l.replace(re, (m) => MASK_CHAR.repeat(stringWidth(m)))); // a wide character masks as two cells
   }
   return lines;
+}
+
+/** textCells(line, cols).join(''), without a string per cell: the line as laid out, padded with spaces to `cols` cells. */
+function paddedLine(line: string, cols: number): string {
+  let n = 0;
+  for (let i = 0; i < line.length; i++) {
+    const unit = line.charCodeAt(i);
+    if (unit >= 0x20 && unit < 0x7f) {
+      n++;
+      continue;
+    }
+    const cp = line.codePointAt(i) ?? 0;
+    if (cp > 0xffff) i++;
+    const width = codepointWidth(cp);
+    n += width === 0 ? (n === 0 ? 1 : 0) : width;
+  }
+  if (n > cols) return textCells(line, cols).join(''); // cut at the width, as the grid does
+  return n === cols ? line : line + ' '.repeat(cols - n);
 }
 
 /** A line of screen text split into cells the way the screen laid it out ('' for the right half of a wide character). */

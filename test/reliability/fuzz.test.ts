@@ -32,8 +32,8 @@ import { isTrustedTape, projectTrust } from '../../src/replayer/tape-trust.js';
 const CASES = Number(process.env.TAPEDECK_FUZZ_CASES) || (process.env.TAPEDECK_FUZZ ? 2000 : 100);
 const SEED = Number(process.env.TAPEDECK_FUZZ_SEED) || 20261201;
 // A hang or blow-up is minutes. The slowest real cases (seed 20261201, casts 1208 and 1551: a few hundred
-// bytes, a 1000x1000 resize, then a REP of millions cut to one screenful, 1,000,000 cells) take 12-16 s
-// on a quiet 2-core machine and up to 46 s when it is loaded: slow, bounded, not a hang.
+// bytes, a 1000x1000 resize, then a REP of millions cut to one screenful, 1,000,000 cells) took 12-16 s
+// on a quiet 2-core machine, reading that screen a cell at a time; now under a second (limits.test.ts).
 const CASE_MS = 60_000;
 const MAX_RSS = 512 * 1024 * 1024;
 const ENV = childEnv({ FUZZ_SECRET: 's3cr3t/value' });

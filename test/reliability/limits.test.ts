@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { CLI, tapedeck, useTempDirs } from '../helpers/cli.js';
 import { explainDifference } from '../../src/replayer/protocol/compare.js';
 import { jsonDepth } from '../../src/core/config/limits.js';
+import { lookaheadScreens, planTerminalReplay } from '../../src/replayer/terminal/plan.js';
+import { playCast } from '../../src/session/cast/play.js';
 
 const temp = useTempDirs();
 
@@ -111,6 +113,28 @@ describe('bounded memory and time', () => {
     expect(rep.code).toBe(0);
     // The screen a full count would leave: every cell filled.
     expect(rep.stdout.split('\n').slice(0, 3)).toEqual(['B'.repeat(20), 'B'.repeat(20), 'B'.repeat(20)]);
+  });
+
+  it('a tiny cast that resizes to 1000x1000 and repeats a character millions of times costs a few screen reads, each bounded', async () => {
+    // The fuzz run's slowest casts (12-16 s): each read of a million-cell screen made a string per cell,
+    // and the plan read it after every output that followed an input. Now a read is one string per line,
+    // a REP stays cut to a screenful plus a line, and a huge screen keeps fewer later screens per input.
+    expect(lookaheadScreens(24, 80)).toBe(32);
+    expect(lookaheadScreens(1000, 1000)).toBe(8);
+    const dir = temp();
+    const later = Array.from({ length: 12 }, (_, k) => JSON.stringify([0.4 + k / 100, 'o', `\u001b[H${k}`]));
+    const lines = ['{"version":2,"width":80,"height":24}', '[0.1,"r","1000x1000"]', '[0.2,"o","A\\u001b[999999999b"]', '[0.3,"i","x"]', ...later];
+    writeFileSync(join(dir, 'big.cast'), `${lines.join('\n')}\n`);
+    const plan = await planTerminalReplay(join(dir, 'big.cast'), { command: ['true'] });
+    const input = plan.steps.find((s) => s.kind === 'input')!;
+    expect(input.accepted).toHaveLength(8); // the screen before it, then 7 of the 12 that followed
+    const end = plan.steps.at(-1)!.expected.split('\n');
+    expect(end[0]).toMatch(/cols=1000 rows=1000 cursor=0,2 /);
+    expect(end[1]).toBe(`11${'A'.repeat(998)}│`);
+    expect(end[1000]).toBe(`${'A'.repeat(1000)}│`);
+    const played = await playCast(join(dir, 'big.cast'), undefined, { scrollback: 0 });
+    expect(played.screen.visibleLines()[999]).toBe('A'.repeat(1000));
+    played.screen.dispose();
   });
 
   it('a screenshot too large to render is refused before anything is drawn', async () => {

@@ -165,17 +165,25 @@ describe('playCast from the build (worker thread reads the cast)', () => {
     const out = join(dir, 'big.cast');
     const w = new CastWriter(out, { cols: 60, rows: 10 });
     let size = 0;
+    // Markers, resizes and bytes that are not UTF-8 (stored as tapedeck.bytes events on the next line) all
+    // along: the build reads the start on the main thread and hands the rest to its worker at some line.
     for (let i = 0; size < 12 * 1024 * 1024; i++) {
-      const chunk = Buffer.from(`\x1b[3${i % 8}mline ${i}\x1b[0m ${'é✓ '.repeat(i % 20)}\r\n`);
+      const chunk = i % 997 === 0 ? Buffer.from([0x1b, 0x5b, 0x31, 0x6d, 0x41 + (i % 26), 0xff, 0xfe, 0x0d, 0x0a]) : Buffer.from(`\x1b[3${i % 8}mline ${i}\x1b[0m ${'é✓ '.repeat(i % 20)}\r\n`);
       w.output(i / 1000, chunk);
       size += chunk.length;
       if (i === 5000) w.marker(i / 1000, 'early');
+      else if (i % 4001 === 0) w.marker(i / 1000, `m${i}`);
+      if (i % 10007 === 0) w.resize(i / 1000, 60 + (i % 7), 10 + (i % 3));
     }
+    w.exit(size / 1e6, 3);
     w.close();
     const viaWorker = await dist.playCast(out, undefined, { scrollback: 50 });
     const inThread = await playCast(out, undefined, { scrollback: 50 });
     expect(viaWorker.screen.snapshot({ includeScrollback: true, includeCells: true })).toEqual(inThread.screen.snapshot({ includeScrollback: true, includeCells: true }));
-    expect(viaWorker.markers).toEqual(['early']);
+    expect({ ...viaWorker, screen: undefined }).toEqual({ ...inThread, screen: undefined });
+    expect(viaWorker.exitStatus).toBe(3);
+    expect(viaWorker.markers.indexOf('early')).toBe(2);
+    expect(viaWorker.markers.length).toBeGreaterThan(20);
     const early = await dist.playCast(out, { marker: 'early' });
     expect(early.screen.visibleLines()[8]).toBe('line 5000 ');
     for (const p of [viaWorker, inThread, early]) p.screen.dispose();

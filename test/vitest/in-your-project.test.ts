@@ -40,6 +40,7 @@ let first: { res: RunResult; report: Report };
 let second: { res: RunResult; report: Report };
 let third: { res: RunResult; report: Report };
 let typecheck: Promise<{ res: RunResult; examples: number }>;
+let rendered: Promise<RunResult>;
 let leftBehind: string[];
 let goldensAfterSecond: Record<string, string>;
 let echoCandidate: string | undefined;
@@ -84,6 +85,22 @@ function screenGolden(lines: string[], cursorRow: number): string {
   return `tapedeck-screen v1 cols=40 rows=6 cursor=${cursorRow},0 cursor-visible=yes alt-screen=no\n${rows.join('\n')}\n`;
 }
 
+const RENDER_SCRIPT = `
+import { playCast } from 'tapedeck';
+import { renderScreenPng, renderScreenRgba, renderSnapshot, readPngStamp, RASTER_RENDERER } from 'tapedeck/render';
+const played = await playCast(process.argv[1]);
+const snap = played.screen.snapshot({ includeCells: true });
+const png = renderScreenPng(snap);
+const rgba = renderScreenRgba(snap);
+const viaSnapshot = await renderSnapshot(snap);
+let ink = 0; // the first cell's red pixels (the "h" is red)
+for (let y = 0; y < rgba.cell.height; y++) for (let x = 0; x < rgba.cell.width; x++) {
+  const i = 4 * ((rgba.padding.y + y) * rgba.width + rgba.padding.x + x);
+  if (rgba.data[i] > 150 && rgba.data[i + 1] < 100) ink++;
+}
+console.log(JSON.stringify({ stamp: readPngStamp(png), renderer: RASTER_RENDERER, size: [rgba.width, rgba.height], same: Buffer.compare(png, viaSnapshot.png) === 0, red: ink }));
+`;
+
 /** tsc over the fixture's types-check.ts and every ```ts block of the README and the docs, each its own module, against the installed package's types. */
 async function typecheckReadme(): Promise<{ res: RunResult; examples: number }> {
   const dir = join(base, 'types');
@@ -126,6 +143,10 @@ beforeAll(async () => {
   // The type check needs only the installed package: it runs in its own folder while vitest runs.
   typecheck = typecheckReadme();
   typecheck.catch(() => {}); // awaited (and reported) by its test
+  // The raster renderer as a user imports it: the `tapedeck/render` entry, a cast played by `tapedeck`.
+  writeFileSync(join(base, 'hi.cast'), `${JSON.stringify({ version: 2, width: 20, height: 3 })}\n${JSON.stringify([0.1, 'o', '\u001b[31mhi\u001b[0m 漢字'])}\n`);
+  rendered = run(['node', '--input-type=module', '-e', RENDER_SCRIPT, join(base, 'hi.cast')], { cwd: mono, timeoutMs: 120_000 });
+  rendered.catch(() => {});
   // Goldens committed before the first run: one no test uses, and stale images of the screenshot golden.
   const uiGoldens = join(app, 'goldens/test/ui.test.ts');
   mkdirSync(uiGoldens, { recursive: true });
@@ -162,6 +183,17 @@ describe('tapedeck in someone else\'s project', () => {
     expect(install.code, install.stdout + install.stderr).toBe(0);
     expect(existsSync(join(mono, 'node_modules/node-pty/build'))).toBe(false);
     expect(existsSync(join(mono, 'node_modules/node-pty/prebuilds/linux-x64/pty.node'))).toBe(true);
+  });
+
+  test('the raster renderer is a package entry: tapedeck/render draws a cast\'s screen (renderScreenPng and renderSnapshot give the same PNG)', async () => {
+    const res = await rendered;
+    expect(res.code, res.stderr).toBe(0);
+    const out = JSON.parse(res.stdout);
+    expect(out.renderer).toBe('tapedeck-raster');
+    expect(out.stamp).toMatchObject({ renderer: 'tapedeck-raster', rows: 3, cols: 20, cell: { width: 9, height: 18 }, padding: { x: 8, y: 8 } });
+    expect(out.size).toEqual([20 * 9 + 16, 3 * 18 + 16]);
+    expect(out.same).toBe(true);
+    expect(out.red).toBeGreaterThan(5);
   });
 
   test('names that sanitising merged get one golden each, and pass twice in a row', () => {

@@ -100,8 +100,11 @@ function rgbParts(hex: string): string {
   return `${(n >> 16) & 0xff};${(n >> 8) & 0xff};${n & 0xff}`;
 }
 
+const NO_MASK: boolean[][] = Object.freeze([]) as unknown as boolean[][];
+
 /** Which cells a mask covers: rectangles directly, regexes through each row's text. */
 export function maskedCells(cells: SnapshotCell[][], masks: readonly ScreenMask[]): boolean[][] {
+  if (masks.length === 0) return NO_MASK; // read as masked[r]?.[c]: nothing is
   const hit = cells.map((row) => row.map(() => false));
   for (const mask of masks) {
     if (mask instanceof RegExp) {

@@ -160,6 +160,7 @@ function rowEqual(a: SnapshotCell[] | undefined, b: SnapshotCell[] | undefined):
   for (let i = 0; i < a.length; i++) {
     const x = a[i];
     const y = b[i];
+    if (x === y) continue; // snapshots share the cells of a (character, style)
     if (
       x.char !== y.char || x.width !== y.width || x.bold !== y.bold || x.dim !== y.dim || x.italic !== y.italic || x.underline !== y.underline ||
       x.inverse !== y.inverse || x.invisible !== y.invisible || x.strikethrough !== y.strikethrough || x.overline !== y.overline ||

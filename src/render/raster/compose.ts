@@ -131,13 +131,37 @@ function joinSequence(row: SnapshotCell[], from: number, text: string): [string,
 /** Past MAX_TILES every tile is dropped (a screen of a different colour per cell cannot grow memory). */
 function countTile(): void {
   if (++tileCount <= MAX_TILES) return;
+  dropTiles();
+}
+
+function dropTiles(): void {
   plainTiles = new WeakMap();
   decoratedTiles.clear();
   tileCount = 0;
+  arenaUsed = 0;
+}
+
+/**
+ * Tiles are views into one arena rather than a buffer each: a screen in new colours every frame
+ * made a few dozen 600-byte buffers per screenshot, each its own allocation outside the heap,
+ * freed only when V8 collected its wrapper. When the arena is full every tile is dropped (as
+ * past MAX_TILES) and it is filled again; a tile is only used while its cell is drawn.
+ */
+const ARENA_WORDS = 1 << 19;
+let arena: Uint32Array | undefined;
+let arenaUsed = 0;
+
+function tileMemory(words: number): Uint32Array {
+  if (words > ARENA_WORDS / 16) return new Uint32Array(words); // a huge font's cells: not worth an arena
+  arena ??= new Uint32Array(ARENA_WORDS);
+  if (arenaUsed + words > ARENA_WORDS) dropTiles();
+  const tile = arena.subarray(arenaUsed, arenaUsed + words);
+  arenaUsed += words;
+  return tile;
 }
 
 function paintTile(w: number, h: number, fg: number, bg: number, glyph: Mask | null, ul: UnderlineStyle | null, ulColour: number, cell: SnapshotCell, span: number, m: CellMetrics): Uint32Array {
-  const tile = new Uint32Array(w * h).fill(bg);
+  const tile = tileMemory(w * h).fill(bg);
   if (glyph) blend(tile, glyph.alpha, fg);
   if (cell.strikethrough) blend(tile, strikeMask(span, m), fg);
   if (cell.overline) blend(tile, overlineMask(span, m), fg);

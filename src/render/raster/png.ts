@@ -23,7 +23,15 @@ export const STAMP_KEYWORD = 'tapedeck';
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 let rowsScratch: Buffer | undefined;
+/** Deflate's output buffer size: the last image's compressed size and some room (one buffer, not 256 KB a call). */
+let outputHint = 64 * 1024;
 
+/**
+ * Memory per image: deflate's one output buffer, sized from the last image, and the PNG itself,
+ * assembled in place. Every fresh buffer is memory V8 frees only at its next collection, which
+ * a screenshot loop that allocates little JavaScript reaches late: the 256 KB output chunk and
+ * three copies of the IDAT this made per image grew peak RSS by 24 MB over 1,000 images.
+ */
 export function encodeRgbaPng(width: number, height: number, rgba: Uint8Array, stamp: PngStamp): Buffer {
   const stride = width * 3 + 1;
   const size = stride * height;
@@ -42,23 +50,32 @@ export function encodeRgbaPng(width: number, height: number, rgba: Uint8Array, s
       i += 4;
     }
   }
-  const idat = zlib.deflateSync(raw.subarray(0, size), { level: 1, strategy: zlib.constants.Z_DEFAULT_STRATEGY, chunkSize: 256 * 1024 });
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr[8] = 8; // bit depth
-  ihdr[9] = 2; // RGB
+  const idat = zlib.deflateSync(raw.subarray(0, size), { level: 1, strategy: zlib.constants.Z_DEFAULT_STRATEGY, chunkSize: outputHint });
+  outputHint = Math.min(16 << 20, Math.max(16 * 1024, idat.length + (idat.length >> 3) + 4096));
   const text = Buffer.from(`${STAMP_KEYWORD}\0${JSON.stringify(stamp)}`, 'latin1');
-  return Buffer.concat([SIGNATURE, chunk('IHDR', ihdr), chunk('tEXt', text), chunk('IDAT', idat), chunk('IEND', Buffer.alloc(0))]);
+  const png = Buffer.allocUnsafe(SIGNATURE.length + 12 + 13 + 12 + text.length + 12 + idat.length + 12);
+  SIGNATURE.copy(png, 0);
+  let at = SIGNATURE.length;
+  at = chunkAt(png, at, 'IHDR', 13, (body) => {
+    body.writeUInt32BE(width, 0);
+    body.writeUInt32BE(height, 4);
+    body[8] = 8; // bit depth
+    body[9] = 2; // RGB
+    body.fill(0, 10, 13); // deflate, adaptive filters, no interlace
+  });
+  at = chunkAt(png, at, 'tEXt', text.length, (body) => text.copy(body, 0));
+  at = chunkAt(png, at, 'IDAT', idat.length, (body) => idat.copy(body, 0));
+  chunkAt(png, at, 'IEND', 0, () => {});
+  return png;
 }
 
-function chunk(type: string, data: Buffer): Buffer {
-  const out = Buffer.alloc(12 + data.length);
-  out.writeUInt32BE(data.length, 0);
-  out.write(type, 4, 'latin1');
-  data.copy(out, 8);
-  out.writeUInt32BE(crc(out.subarray(4, 8 + data.length)), 8 + data.length);
-  return out;
+/** Writes a chunk (length, type, body, CRC) at `at` in `out`; returns where the next one starts. */
+function chunkAt(out: Buffer, at: number, type: string, length: number, body: (into: Buffer) => void): number {
+  out.writeUInt32BE(length, at);
+  out.write(type, at + 4, 'latin1');
+  body(out.subarray(at + 8, at + 8 + length));
+  out.writeUInt32BE(crc(out.subarray(at + 4, at + 8 + length)), at + 8 + length);
+  return at + 12 + length;
 }
 
 /** The stamp of a PNG (null when it has none or it is not valid JSON). */

@@ -95,6 +95,16 @@ export interface PlanOptions extends ScreenCompareOptions {
 
 /** Later screens accepted for one input: enough for split redraws, bounded for huge tapes. */
 const MAX_LOOKAHEAD_SCREENS = 32;
+/**
+ * ... and bounded in cells read: each is a read of the whole screen, so a huge screen (a 1000x1000
+ * resize) keeps fewer (8 there); every screen up to 250,000 cells (500x500) keeps all 32.
+ */
+const MAX_LOOKAHEAD_CELLS = 8_000_000;
+
+/** How many later screens an input or resize keeps on a screen of this size (at least 1). */
+export function lookaheadScreens(rows: number, cols: number): number {
+  return Math.max(1, Math.min(MAX_LOOKAHEAD_SCREENS, Math.floor(MAX_LOOKAHEAD_CELLS / Math.max(1, rows * cols))));
+}
 
 function malformed(file: string, line: number, message: string): TapedeckError {
   return new TapedeckError('MALFORMED_CAST', message, { location: { file, line } });
@@ -126,7 +136,7 @@ export async function planTerminalReplay(path: string, options: PlanOptions = {}
         const written = screen.write(eventBytes(event));
         outputSinceStep = true;
         lastOutput = event.time;
-        if (collecting && collecting.accepted.length < MAX_LOOKAHEAD_SCREENS) {
+        if (collecting && collecting.accepted.length < lookaheadScreens(screen.rows, screen.cols)) {
           await written;
           const key = syncKey(screen, compare);
           if (collecting.accepted.at(-1) !== key) collecting.accepted.push(key);

@@ -34,6 +34,7 @@ function fileSize(path: string): number {
 
 
 type ErrorStep = { kind: 'error'; error: { code?: ErrorCode; message: string; location?: { file: string; line?: number }; details?: Record<string, unknown> } };
+type WorkerItem = CastStep | ErrorStep | { kind: 'closed' } | { kind: 'ready' };
 
 /**
  * The compiled worker; absent when running from TypeScript sources (tests),
@@ -41,21 +42,74 @@ type ErrorStep = { kind: 'error'; error: { code?: ErrorCode; message: string; lo
  */
 const WORKER_URL = new URL('./steps-worker.js', import.meta.url);
 
-/** Steps read by a worker thread (parsing overlaps with xterm) with acks for flow control. */
-async function* workerSteps(path: string, position: CastPosition): AsyncGenerator<CastStep, void, number | undefined> {
+/**
+ * Output characters this thread reads past the point where the worker said it
+ * was ready, at least, before handing over: the worker re-reads (without
+ * sending) what came before, and this keeps the screen busy meanwhile.
+ */
+const HANDOFF_AHEAD_CHARS = 256 * 1024;
+const ACK_BYTES = 1024 * 1024;
+
+/**
+ * Steps of a large cast. A worker thread reads and parses it (JSON parsing
+ * overlaps with xterm's), but a worker takes 50-100 ms to start, and longer on a
+ * busy machine: meanwhile this thread reads the start of the cast itself, and
+ * once the worker is ready hands it the rest, from a line a little ahead
+ * (both readers split by line, so every event is applied once, in order).
+ * Acks give the worker flow control.
+ */
+interface Reader {
+  steps: AsyncGenerator<CastStep, void, number | undefined>;
+  /** Ends the worker even when no step was read (a generator not started runs no finally). */
+  stop(): Promise<unknown>;
+}
+
+function workerSteps(path: string, position: CastPosition): Reader {
+  // Started now, not at the first step: it boots while the caller loads xterm.
   const worker = new Worker(WORKER_URL, { workerData: { path, position } });
-  const queue: (CastStep | ErrorStep | { kind: 'closed' })[] = [];
+  const queue: WorkerItem[] = [];
   let wake: (() => void) | undefined;
-  const push = (item: CastStep | ErrorStep | { kind: 'closed' }) => {
-    queue.push(item);
+  let ready = false;
+  const push = (item: WorkerItem) => {
+    if (item.kind === 'ready') ready = true;
+    else queue.push(item);
     wake?.();
   };
   worker.on('message', push);
   worker.on('error', (err) => push({ kind: 'error', error: { message: err.message } }));
   worker.on('exit', () => push({ kind: 'closed' }));
+  return { steps: stepsVia(worker, queue, () => ready, (w) => (wake = w), path, position), stop: () => worker.terminate() };
+}
+
+async function* stepsVia(
+  worker: Worker,
+  queue: WorkerItem[],
+  isReady: () => boolean,
+  onWake: (wake: () => void) => void,
+  path: string,
+  position: CastPosition,
+): AsyncGenerator<CastStep, void, number | undefined> {
   try {
+    // The start of the cast, on this thread, until the worker is ready and the hand-over line is reached.
+    const progress = { lines: 0, chars: 0 };
+    let handoffLine: number | undefined;
+    const until = () => {
+      if (handoffLine === undefined && isReady()) {
+        // Lines ahead for about HANDOFF_AHEAD_CHARS of output (at least 1), from the output per line so far.
+        const perLine = progress.lines > 0 ? Math.max(1, progress.chars / progress.lines) : 1;
+        handoffLine = progress.lines + 1 + Math.ceil(HANDOFF_AHEAD_CHARS / perLine);
+        worker.postMessage({ from: handoffLine });
+      }
+      return handoffLine;
+    };
+    for await (const step of castSteps(path, position, { until, progress })) {
+      if (step.kind === 'handoff') break;
+      yield step; // read on this thread: nothing to ack
+      if (step.kind === 'end') return; // the end came before any hand-over: the worker is not needed
+    }
+    let unacked = 0;
     for (;;) {
-      if (queue.length === 0) await new Promise<void>((resolve) => (wake = resolve));
+      while (queue.length === 0) await new Promise<void>((resolve) => onWake(resolve));
       const item = queue.shift()!;
       if (item.kind === 'closed') return;
       if (item.kind === 'error') {
@@ -63,8 +117,14 @@ async function* workerSteps(path: string, position: CastPosition): AsyncGenerato
         if (e.code) throw new TapedeckError(e.code, e.message, { location: e.location, details: e.details });
         throw new Error(e.message);
       }
-      const parsed = yield item;
-      if (parsed) worker.postMessage({ ack: parsed });
+      if (item.kind === 'header') continue; // this thread gave it already
+      const parsed = yield item as CastStep;
+      if (parsed) unacked += parsed;
+      // Acked a megabyte at a time (the worker's window is 8 MB): a message per batch cost the main thread.
+      if (unacked >= ACK_BYTES || (unacked > 0 && item.kind !== 'output')) {
+        worker.postMessage({ ack: unacked });
+        unacked = 0;
+      }
     }
   } finally {
     await worker.terminate();
@@ -78,15 +138,16 @@ async function* workerSteps(path: string, position: CastPosition): AsyncGenerato
 export async function playCast(path: string, position?: CastPosition, options: { scrollback?: number } = {}): Promise<PlayedCast> {
   // The worker pays off when parsing a big tape can overlap with xterm; starting one costs ~40 ms.
   const useWorker = existsSync(fileURLToPath(WORKER_URL)) && fileSize(path) >= WORKER_MIN_BYTES;
-  const steps = useWorker ? workerSteps(path, position) : castSteps(path, position);
-  // The worker starts on its own thread; loading xterm here meanwhile takes that time off the wall clock.
-  if (useWorker) loadScreenPackages();
+  const reader: Reader = useWorker ? workerSteps(path, position) : { steps: castSteps(path, position), stop: async () => undefined };
+  const steps = reader.steps;
   let played: PlayedCast | undefined;
   let end: Extract<CastStep, { kind: 'end' }> | undefined;
   try {
+    // The worker starts on its own thread; loading xterm here meanwhile takes that time off the wall clock.
+    if (useWorker) loadScreenPackages();
     let parsed = 0;
     for (;;) {
-      const next = await (steps as AsyncGenerator<CastStep, void, number | undefined>).next(parsed);
+      const next = await steps.next(parsed);
       parsed = 0;
       if (next.done) break;
       const step = next.value;
@@ -110,7 +171,8 @@ export async function playCast(path: string, position?: CastPosition, options: {
     await played?.screen.flush();
   } catch (err) {
     played?.screen.dispose();
-    await steps.return(undefined); // stops the worker, if any
+    await steps.return(undefined);
+    await reader.stop();
     throw err;
   }
   if (!played || !end) throw new Error(`cast player ended early: ${path}`);

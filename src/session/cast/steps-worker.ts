@@ -4,23 +4,32 @@ import { castSteps, type CastPosition } from './steps.js';
 
 /**
  * Reads and parses a cast off the main thread, so JSON parsing overlaps with
- * xterm parsing on the main thread. Flow control: it stops reading while more
+ * xterm parsing on the main thread. It says "ready" once loaded; the player,
+ * which has been reading the start of the cast itself meanwhile, answers with
+ * the line it hands over from (`from`): the events before it are followed
+ * (times, markers) but not sent. Flow control: it stops reading while more
  * than MAX_UNACKED output bytes wait to be parsed, so memory stays flat.
  */
 const MAX_UNACKED = 8 * 1024 * 1024;
+/** Output per message: each message (and its ack) costs the main thread a little. */
+const MESSAGE_BYTES = 256 * 1024;
 const { path, position } = workerData as { path: string; position: CastPosition };
 const port = parentPort!;
 let sent = 0;
 let acked = 0;
 let wake: (() => void) | undefined;
-port.on('message', (msg: { ack: number }) => {
-  acked += msg.ack;
+let from: number | undefined;
+port.on('message', (msg: { ack?: number; from?: number }) => {
+  if (typeof msg.from === 'number') from = msg.from;
+  if (typeof msg.ack === 'number') acked += msg.ack;
   wake?.();
 });
 
 async function main(): Promise<void> {
   try {
-    for await (const step of castSteps(path, position)) {
+    port.postMessage({ kind: 'ready' });
+    while (from === undefined) await new Promise<void>((resolve) => (wake = resolve));
+    for await (const step of castSteps(path, position, { from, batchBytes: MESSAGE_BYTES })) {
       if (step.kind === 'output') {
         // A standalone copy: Buffer slices may share a pooled ArrayBuffer that must not be transferred.
         const bytes = new Uint8Array(step.bytes);

@@ -14,15 +14,36 @@ export type CastStep =
   | { kind: 'output'; bytes: Uint8Array }
   | { kind: 'resize'; rows: number; cols: number }
   | { kind: 'exit'; status: number }
-  | { kind: 'end'; time: number; markers: string[]; reachedMarker: boolean; /** Tape events applied. */ events: number };
+  | { kind: 'end'; time: number; markers: string[]; reachedMarker: boolean; /** Tape events applied. */ events: number }
+  /** The reader stopped before the event on `line` (CastSplit.until): another reader takes it from there. */
+  | { kind: 'handoff'; line: number };
+
+/**
+ * Two readers sharing one cast by line: the events on lines before `from`
+ * change no screen (their times, markers and counts are still followed, so
+ * the end is exact), and the reader stops before the first event on or after
+ * the line `until()` names once it names one (read per event, so it may be
+ * set while reading). The cast player reads the start of a large cast on its
+ * own thread while its worker starts, then hands the rest to the worker.
+ */
+export interface CastSplit {
+  from?: number;
+  until?: () => number | undefined;
+  /** The last line read and the characters of output so far (the player estimates how far ahead to hand off). */
+  progress?: { lines: number; chars: number };
+  /** Output batched up to this many bytes (default BATCH_BYTES); the worker sends fewer, larger messages. */
+  batchBytes?: number;
+}
 
 /** xterm's per-write cost dominates small events: hand it at least this much at a time. */
 const BATCH_BYTES = 64 * 1024;
 
 /** Reads a cast (streaming) and turns it into screen steps up to `position`. */
-export async function* castSteps(path: string, position: CastPosition): AsyncGenerator<CastStep> {
+export async function* castSteps(path: string, position: CastPosition, split: CastSplit = {}): AsyncGenerator<CastStep> {
   const cast = await openCast(path);
   yield { kind: 'header', header: cast.header };
+  const from = split.from ?? 0;
+  const batchBytes = split.batchBytes ?? BATCH_BYTES;
   let batch: Buffer[] = [];
   let batchSize = 0;
   function* flush(): Generator<CastStep> {
@@ -38,13 +59,29 @@ export async function* castSteps(path: string, position: CastPosition): AsyncGen
   let events = 0;
   for await (const event of cast.events()) {
     if (position && 'seconds' in position && event.time > position.seconds) break;
+    const until = split.until?.();
+    if (until !== undefined && event.line >= until) {
+      yield* flush();
+      yield { kind: 'handoff', line: event.line };
+      return;
+    }
+    if (split.progress) {
+      split.progress.lines = event.line;
+      if (event.code === 'o') split.progress.chars += event.data.length;
+    }
     events++;
     time = event.time;
+    const hit = event.code === 'm' && markerHit(markers, event.data, position);
+    if (hit) reachedMarker = true;
+    if (event.line < from) {
+      if (hit) break;
+      continue;
+    }
     if (event.code === 'o') {
       const bytes = eventBytes(event);
       batch.push(bytes);
       batchSize += bytes.length;
-      if (batchSize >= BATCH_BYTES) yield* flush();
+      if (batchSize >= batchBytes) yield* flush();
       continue;
     }
     yield* flush();
@@ -53,15 +90,16 @@ export async function* castSteps(path: string, position: CastPosition): AsyncGen
       if (size) yield { kind: 'resize', rows: size.rows, cols: size.cols };
     } else if (event.code === 'x') {
       yield { kind: 'exit', status: Number(event.data) };
-    } else if (event.code === 'm') {
-      markers.push(event.data);
-      const hit = position && ('marker' in position ? event.data === position.marker : 'markerIndex' in position && markers.length === position.markerIndex);
-      if (hit) {
-        reachedMarker = true;
-        break;
-      }
+    } else if (hit) {
+      break;
     }
   }
   yield* flush();
   yield { kind: 'end', time, markers, reachedMarker, events };
+}
+
+/** Records a marker; whether it is the position's. */
+function markerHit(markers: string[], label: string, position: CastPosition): boolean {
+  markers.push(label);
+  return !!position && ('marker' in position ? label === position.marker : 'markerIndex' in position && markers.length === position.markerIndex);
 }

@@ -1,7 +1,9 @@
-import type { IBufferCell, Terminal as XTerm } from '@xterm/headless';
+import type { Terminal as XTerm } from '@xterm/headless';
 import { optionalPackage } from '../../core/lazy-package.js';
 import { RepeatGuard } from './vt-guard.js';
-import { resolveColor, type CellColor } from './colors.js';
+import { rowCells, type SnapshotCell } from './cells.js';
+import { lineText } from './line-text.js';
+import { fastLineCopy } from './line-copy.js';
 import { preloadWidths, useGlibcWidths } from './unicode-widths.js';
 import { MouseEncodingTracker, trackingFromXterm, type MouseModes } from '../input/mouse.js';
 import { answerQueries } from './queries.js';
@@ -30,27 +32,7 @@ export interface SnapshotOptions {
   includeCells?: boolean;
 }
 
-export interface SnapshotCell {
-  /** The character(s) drawn in the cell; "" for the right half of a wide character. */
-  char: string;
-  /** 1 normal, 2 wide, 0 the right half of a wide character. */
-  width: number;
-  fg: CellColor;
-  bg: CellColor;
-  bold: boolean;
-  dim: boolean;
-  italic: boolean;
-  underline: boolean;
-  blink: boolean;
-  inverse: boolean;
-  invisible: boolean;
-  strikethrough: boolean;
-  overline: boolean;
-  /** The underline's style when it is not a single line (SGR 4:2–4:5, 21); absent otherwise. */
-  underlineStyle?: 'double' | 'curly' | 'dotted' | 'dashed';
-  /** The underline's own colour (SGR 58); absent when it is the text's. */
-  underlineColor?: CellColor;
-}
+export type { SnapshotCell } from './cells.js';
 
 /** Seed 002 §14 snapshot fields. Rows and columns are 0-based. */
 export interface ScreenSnapshot {
@@ -84,6 +66,8 @@ export class Screen {
   private inFlight = 0;
   private readonly guard = new RepeatGuard(() => ({ rows: this.xterm.rows, cols: this.xterm.cols }));
   private readonly mouseEncoding: MouseEncodingTracker;
+  /** The last snapshot's rows: an unchanged row is handed out again (see rowCells). */
+  private lastRows: SnapshotCell[][] | undefined;
 
   constructor(options: ScreenOptions = {}) {
     this.xterm = new (xtermHeadless().Terminal)({
@@ -97,6 +81,7 @@ export class Screen {
     // Unicode 6 widths (xterm's default) put every emoji in one cell; programs count two.
     useGlibcWidths(this.xterm.unicode);
     dropUnjoinedZeroWidth(this.xterm);
+    fastLineCopy(this.xterm);
     answerQueries(this.xterm);
     this.mouseEncoding = new MouseEncodingTracker(this.xterm);
   }
@@ -177,7 +162,7 @@ export class Screen {
     const b = this.xterm.buffer.active;
     const cols = this.xterm.cols;
     const lines: string[] = [];
-    for (let y = 0; y < this.xterm.rows; y++) lines.push(b.getLine(b.baseY + y)?.translateToString(true, 0, cols) ?? '');
+    for (let y = 0; y < this.xterm.rows; y++) lines.push(lineText(b.getLine(b.baseY + y), cols));
     return lines;
   }
 
@@ -185,7 +170,7 @@ export class Screen {
     const b = this.xterm.buffer.active;
     const cols = this.xterm.cols;
     const lines: string[] = [];
-    for (let y = 0; y < b.baseY; y++) lines.push(b.getLine(y)?.translateToString(true, 0, cols) ?? '');
+    for (let y = 0; y < b.baseY; y++) lines.push(lineText(b.getLine(y), cols));
     return lines;
   }
 
@@ -221,15 +206,9 @@ export class Screen {
     const b = this.xterm.buffer.active;
     const scratch = b.getNullCell();
     const rows: SnapshotCell[][] = [];
-    for (let y = 0; y < this.xterm.rows; y++) {
-      const line = b.getLine(b.baseY + y);
-      const row: SnapshotCell[] = [];
-      for (let x = 0; x < this.xterm.cols; x++) {
-        const cell = line?.getCell(x, scratch);
-        row.push(cell ? describeCell(cell) : blankCell());
-      }
-      rows.push(row);
-    }
+    const previous = this.lastRows;
+    for (let y = 0; y < this.xterm.rows; y++) rows.push(rowCells(b.getLine(b.baseY + y), this.xterm.cols, scratch, previous?.[y]));
+    this.lastRows = rows;
     return rows;
   }
 
@@ -244,61 +223,11 @@ export function screenText(lines: string[]): string {
   return lines.slice(0, end).join('\n');
 }
 
-function colorKind(isDefault: boolean, isPalette: boolean): 'default' | 'palette' | 'rgb' {
-  return isDefault ? 'default' : isPalette ? 'palette' : 'rgb';
-}
-
-function describeCell(cell: IBufferCell): SnapshotCell {
-  const described: SnapshotCell = {
-    char: cell.getChars(),
-    width: cell.getWidth(),
-    fg: resolveColor(colorKind(cell.isFgDefault(), cell.isFgPalette()), cell.getFgColor()),
-    bg: resolveColor(colorKind(cell.isBgDefault(), cell.isBgPalette()), cell.getBgColor()),
-    bold: cell.isBold() !== 0,
-    dim: cell.isDim() !== 0,
-    italic: cell.isItalic() !== 0,
-    underline: cell.isUnderline() !== 0,
-    blink: cell.isBlink() !== 0,
-    inverse: cell.isInverse() !== 0,
-    invisible: cell.isInvisible() !== 0,
-    strikethrough: cell.isStrikethrough() !== 0,
-    overline: cell.isOverline() !== 0,
-  };
-  if (described.underline) underlineExtras(cell, described);
-  return described;
-}
-
-/**
- * Underline style and colour are not in xterm.js's public cell API: they are
- * in the cell's extended attributes (bits 26-28 the style, 0-25 the colour and
- * its mode), valid when the background word's HAS_EXTENDED bit is set.
- */
-function underlineExtras(cell: IBufferCell, out: SnapshotCell): void {
-  const raw = cell as unknown as { bg?: number; extended?: { _ext?: number } };
-  if (typeof raw.bg !== 'number' || !(raw.bg & 0x10000000) || typeof raw.extended?._ext !== 'number') return;
-  const ext = raw.extended._ext;
-  const style = (ext >>> 26) & 7;
-  const styles = [undefined, undefined, 'double', 'curly', 'dotted', 'dashed'] as const;
-  if (styles[style]) out.underlineStyle = styles[style];
-  const mode = ext & 0x3000000;
-  if (mode === 0x1000000 || mode === 0x2000000) out.underlineColor = resolveColor('palette', ext & 0xff);
-  else if (mode === 0x3000000) out.underlineColor = resolveColor('rgb', ext & 0xffffff);
-}
-
 /** DECSCUSR's shape, kept by xterm.js in its core's private modes. */
 function cursorStyleOf(term: XTerm): 'underline' | 'bar' | undefined {
   const core = (term as unknown as { _core?: { coreService?: { decPrivateModes?: { cursorStyle?: string } } } })._core;
   const style = core?.coreService?.decPrivateModes?.cursorStyle;
   return style === 'underline' || style === 'bar' ? style : undefined;
-}
-
-function blankCell(): SnapshotCell {
-  const none = { kind: 'default', slot: 'default' } as const;
-  return {
-    char: '', width: 1, fg: { ...none }, bg: { ...none },
-    bold: false, dim: false, italic: false, underline: false, blink: false,
-    inverse: false, invisible: false, strikethrough: false, overline: false,
-  };
 }
 
 /**

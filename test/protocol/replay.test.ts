@@ -32,7 +32,7 @@ describe('tapedeck replay (protocol)', () => {
     expect(mcp.code).toBe(0);
   });
 
-  const MCP_RUNS = runs(3, 20);
+  const MCP_RUNS = runs(2, 20);
   test(`the MCP tape replays clean ${MCP_RUNS} times out of ${MCP_RUNS}`, async () => {
     const tapes = Array.from({ length: MCP_RUNS }, () => MCP_GOLDEN);
     // One process, MCP_RUNS tapes, each against its own fresh server.

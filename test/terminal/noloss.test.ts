@@ -14,7 +14,7 @@ function seqOutput(n: number): Buffer {
   return Buffer.from(parts.join(''));
 }
 
-const RUNS = Number(process.env.TAPEDECK_NOLOSS_RUNS ?? runs(4, 50));
+const RUNS = Number(process.env.TAPEDECK_NOLOSS_RUNS ?? runs(2, 50));
 const expected = seqOutput(200000);
 
 describe('no output lost when the child exits', () => {

@@ -29,7 +29,7 @@ async function lineOf(cast: string, code: string, data: string): Promise<number>
 }
 
 /** Repeated replays catch races; the full count runs under TAPEDECK_SOAK=1. */
-const REPLAYS = runs(3, 20);
+const REPLAYS = runs(2, 20);
 
 describe('replayTerminal against real programs', () => {
   const programs: [string, (d: string) => Promise<Recorded>][] = [

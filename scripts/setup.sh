@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 
 need_apt=()
 for pair in vim:vim less:less htop:htop tmux:tmux asciinema:asciinema python3:python3 \
-            chromium:chromium ffmpeg:ffmpeg git:git nano:nano whiptail:whiptail tig:tig mc:mc \
+            chromium:chromium ffmpeg:ffmpeg git:git nano:nano whiptail:whiptail dialog:dialog tig:tig mc:mc \
             useradd:passwd runuser:util-linux setpriv:util-linux; do
   bin=${pair%%:*}; pkg=${pair##*:}
   command -v "$bin" >/dev/null 2>&1 || need_apt+=("$pkg")

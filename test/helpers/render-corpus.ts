@@ -98,6 +98,24 @@ export async function programScreens(home: string): Promise<CorpusScreen[]> {
     out.push({ name: 'less over CJK, emoji, combining marks, ZWJ', snap: await term.snapshot({ includeCells: true }) });
     await term.dispose();
   }
+  {
+    // Midnight Commander: its blue panels, box drawing and the function-key bar.
+    const term = spawnTerminal('mc', ['--nosubshell', '--nomouse', join(ROOT, 'test/fixtures/screens'), home], { rows: 24, cols: 80, cwd: home, env: { ...env, MC_SKIN: 'default' } });
+    await term.waitForText('sample.c');
+    await term.waitForText(/1\s*Help/);
+    await term.waitForStable(300);
+    out.push({ name: 'mc panels', snap: await term.snapshot({ includeCells: true }) });
+    term.press('F10');
+    await term.dispose();
+  }
+  {
+    // dialog: a checklist with a shadow, colours and emoji in its items.
+    const term = spawnTerminal('dialog', ['--title', 'Pick 😀', '--checklist', 'Toppings for 漢字 pizza:', '14', '50', '4', 'a', 'Cheese 🧀', 'on', 'b', 'Olives', 'off', 'c', 'Basil 🌿', 'off'], { rows: 24, cols: 80, cwd: home, env });
+    await term.waitForText('<Cancel>');
+    await term.waitForStable(300);
+    out.push({ name: 'dialog checklist', snap: await term.snapshot({ includeCells: true }) });
+    await term.dispose();
+  }
   return out;
 }
 
@@ -117,7 +135,8 @@ export interface CellAgreement {
  * browser's glyphs of DejaVu's blocks reach a pixel into the next cell), and
  * the ink's colour is that of the pixel farthest from the background. Two inks
  * agree within 90 (sum of the RGB differences) or a fifth of their distance
- * from the background: how much anti-aliasing of a thin stroke moves it.
+ * from the background: how much anti-aliasing of a thin stroke moves it; a
+ * box-drawing line's inks also agree as the same colour at another coverage.
  */
 export function compareCells(a: { width: number; data: Uint8Array }, b: { width: number; data: Uint8Array }, snap: ScreenSnapshot, cell: { width: number; height: number }, pad: number): CellAgreement {
   const result: CellAgreement = { cells: 0, inkAgree: 0, inkedInBoth: 0, colourAgree: 0, disagreements: [] };
@@ -133,12 +152,35 @@ export function compareCells(a: { width: number; data: Uint8Array }, b: { width:
       else why(`ink in ${ia ? 'first' : 'second'} only`);
       if (ia && ib) {
         result.inkedInBoth++;
+        const char = snap.cells![r][c].char;
         if (distance(ia.ink, ib.ink) <= Math.max(90, 0.2 * Math.max(distance(ia.ink, ia.bg), distance(ib.ink, ib.bg)))) result.colourAgree++;
+        else if (isBoxLine(char) && sameInkOverBackground(ia, ib)) result.colourAgree++;
         else why(`ink ${hex(ia.ink)} vs ${hex(ib.ink)}`);
       }
     }
   }
   return result;
+}
+
+/** Box-drawing lines (U+2500-U+257F): tapedeck draws them as whole pixels, the browser as a font's thinner strokes. */
+function isBoxLine(char: string): boolean {
+  const cp = char.codePointAt(0) ?? 0;
+  return cp >= 0x2500 && cp <= 0x257f;
+}
+
+/**
+ * The same ink at another coverage: anti-aliasing mixes a stroke's colour with
+ * the background linearly, so a stroke thinner than a pixel keeps the direction
+ * from the background and loses only length. Same direction (cosine >= 0.98)
+ * and at least 40% of the stronger one's length: the same colour, drawn thinner.
+ */
+function sameInkOverBackground(a: { ink: number[]; bg: number[] }, b: { ink: number[]; bg: number[] }): boolean {
+  const va = a.ink.map((v, i) => v - a.bg[i]);
+  const vb = b.ink.map((v, i) => v - b.bg[i]);
+  const dot = va.reduce((sum, v, i) => sum + v * vb[i], 0);
+  const la = Math.hypot(...va);
+  const lb = Math.hypot(...vb);
+  return la > 0 && lb > 0 && dot / (la * lb) >= 0.98 && Math.min(la, lb) >= 0.4 * Math.max(la, lb);
 }
 
 function inkOf(img: { width: number; data: Uint8Array }, x0: number, y0: number, cell: { width: number; height: number }): { ink: number[]; bg: number[] } | null {

@@ -25,7 +25,7 @@ afterAll(async () => {
 
 describe('raster renderer vs xterm.js in Chromium, cell by cell', () => {
   it('agrees on ink in >= 99% of the cells and on its colour in >= 97% of the cells inked in both, on every screen', async () => {
-    expect(corpus.map((s) => s.name)).toHaveLength(12);
+    expect(corpus.map((s) => s.name)).toHaveLength(14);
     const report: string[] = [];
     for (const { name, snap } of corpus) {
       const ours = renderScreenRgba(snap);

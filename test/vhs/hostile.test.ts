@@ -1,23 +1,14 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
-import { tapedeckInProcess, tempDir } from '../helpers/cli.js';
+import { describe, expect, test } from 'vitest';
+import { useVhsProjects } from '../helpers/vhs.js';
 
 /**
  * The issue's hostile tapes, through `tapedeck vhs` as a user runs it: each
  * gets a clear error naming the file and line (exit 2, nothing written, no
  * raw control byte on the terminal) or a run that ends in bounded time.
  */
-const tmp = tempDir('tapedeck-vhs-hostile-');
-afterAll(() => tmp.cleanup());
-let n = 0;
-function project(files: Record<string, string | Buffer>): string {
-  const dir = join(tmp.dir, `p${n++}`);
-  mkdirSync(join(dir, 'home'), { recursive: true });
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-  return dir;
-}
-const vhs = (dir: string, args: string[]) => tapedeckInProcess(['vhs', ...args], { cwd: dir, env: { HOME: join(dir, 'home'), CI: '', TAPEDECK_UPDATE: '' } });
+const { project, vhs } = useVhsProjects('hostile');
 // No raw control byte but newlines reaches the user's terminal.
 const RAW = /[\x00-\x09\x0b-\x1f\x7f]/;
 

@@ -1,10 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GifReader } from 'omggif';
 import { PNG } from 'pngjs';
-import { afterAll, describe, expect, test } from 'vitest';
-import { tapedeckInProcess, tempDir } from '../helpers/cli.js';
+import { describe, expect, test } from 'vitest';
+import { tapedeckInProcess } from '../helpers/cli.js';
+import { useVhsProjects } from '../helpers/vhs.js';
 
 /**
  * A tape's .gif, .webm, .mp4 and frames-folder Outputs: written from the run's
@@ -14,17 +15,7 @@ import { tapedeckInProcess, tempDir } from '../helpers/cli.js';
  * videos by their frames decoded with ffmpeg). Small images and 10 frames a
  * second keep it cheap.
  */
-const tmp = tempDir('tapedeck-vhs-media-');
-afterAll(() => tmp.cleanup());
-let n = 0;
-function project(files: Record<string, string>): string {
-  const dir = join(tmp.dir, `p${n++}`);
-  mkdirSync(join(dir, 'home'), { recursive: true });
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-  return dir;
-}
-const vhs = (dir: string, args: string[], env: NodeJS.ProcessEnv = {}) =>
-  tapedeckInProcess(['vhs', ...args], { cwd: dir, env: { HOME: join(dir, 'home'), CI: '', TAPEDECK_UPDATE: '', ...env } });
+const { project, vhs } = useVhsProjects('media');
 
 const STYLE = ['Set Width 320', 'Set Height 160', 'Set FontSize 12', 'Set Padding 10', 'Set Framerate 10', 'Set Margin 10', 'Set MarginFill "#6B50FF"', 'Set WindowBar Colorful', 'Set BorderRadius 8'];
 // Timeline: 7 keys x 50 ms + Enter 50 ms + 600 ms = 1 s: 10 frames at 10 a second.

@@ -1,7 +1,7 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
-import { tapedeckInProcess, tempDir } from '../helpers/cli.js';
+import { describe, expect, test } from 'vitest';
+import { useVhsProjects } from '../helpers/vhs.js';
 
 /**
  * `tapedeck vhs` against real programs (bash, a python3 curses menu, vim,
@@ -9,18 +9,8 @@ import { tapedeckInProcess, tempDir } from '../helpers/cli.js';
  * each frame is the terminal's first `rows` lines, trimmed at the end, then a
  * line of 80 "─"; a frame after every command once a text Output is declared.
  */
-const tmp = tempDir('tapedeck-vhs-run-');
-afterAll(() => tmp.cleanup());
 const SEP = '─'.repeat(80);
-let n = 0;
-function project(files: Record<string, string>): string {
-  const dir = join(tmp.dir, `p${n++}`);
-  mkdirSync(join(dir, 'home'), { recursive: true });
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-  return dir;
-}
-const vhs = (dir: string, args: string[], env: NodeJS.ProcessEnv = {}) =>
-  tapedeckInProcess(['vhs', ...args], { cwd: dir, env: { HOME: join(dir, 'home'), CI: '', TAPEDECK_UPDATE: '', ...env } });
+const { project, vhs } = useVhsProjects('run');
 /** A VHS frame: `rows` lines (the ones given, then empty ones), then the separator. */
 const frame = (rows: number, ...lines: string[]) => [...lines, ...Array(rows - lines.length).fill('')].map((l) => `${l}\n`).join('') + `${SEP}\n`;
 

@@ -1,8 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { ROOT, run, tapedeckInProcess, useTempDirs } from '../helpers/cli.js';
+import { run, tapedeckInProcess, useTempDirs } from '../helpers/cli.js';
 import { startTapedeck } from '../helpers/net.js';
+import { CURRENT_PACKAGE, everything, OLDER_DRIFT, OLDER_PACKAGE, SERVED_KINDS, WORKLOAD, workloadOutcomes } from '../helpers/workload.js';
 import { runs, soakLoop } from '../helpers/soak.js';
 import { requestSha } from '../../src/tape/protocol/notes.js';
 
@@ -15,11 +16,8 @@ import { requestSha } from '../../src/tape/protocol/notes.js';
  * that asked for it); a cancelled call replays as recorded.
  */
 const temp = useTempDirs();
-const WORKLOAD = ['node', join(ROOT, 'test/fixtures/protocol/workload-client.mjs')];
-const everythingHttp = (pkg: string) => ['env', 'PORT={{port}}', 'node', join(ROOT, 'node_modules', pkg, 'dist/index.js'), 'streamableHttp'];
-const CURRENT = everythingHttp('@modelcontextprotocol/server-everything');
-/** The same server, an older release (pinned under an npm alias): its initialize result has no "tasks" capability. */
-const OLDER = everythingHttp('server-everything-2026.1.14');
+const CURRENT = everything(CURRENT_PACKAGE, 'streamableHttp');
+const OLDER = everything(OLDER_PACKAGE, 'streamableHttp');
 
 interface Line {
   request: string;
@@ -78,15 +76,14 @@ describe('server-to-client requests over Streamable HTTP', () => {
     expect(drift.stderr).toContain('$.result.content[0].text');
     expect(drift.stderr).toContain('another answer');
     expect(old.code).toBe(1);
-    expect(old.stderr).toContain('$.result.capabilities.tasks: expected {"list":{},"cancel":{},"requests":{"tools":{"call":{}}}}, got nothing (missing)');
+    expect(old.stderr).toContain(OLDER_DRIFT);
 
     // serve stands in for the server: the SDK client's own answers (202) are matched, the results are the recorded ones.
     const srv = await startTapedeck(['serve', tape, '--transport', 'http']);
     const served = await run([...WORKLOAD, '--url', `${srv.address}/mcp`]);
     expect(served.code, served.stderr).toBe(0);
-    const kinds = (out: string) => Object.fromEntries(out.trim().split('\n').map((l) => JSON.parse(l) as { kind: string; value: unknown }).map((l) => [l.kind, l.value]));
-    const [want, got] = [kinds(client.stdout), kinds(served.stdout)];
-    for (const k of ['echo', 'sampling', 'elicitation', 'long', 'cancelled', 'roots', 'roots-asked']) expect(got[k], k).toEqual(want[k]);
+    const [want, got] = [workloadOutcomes(client.stdout), workloadOutcomes(served.stdout)];
+    for (const k of SERVED_KINDS) expect(got[k], k).toEqual(want[k]);
     // Every progress notification the tape holds (the live client may have missed one the server sent with its result).
     expect(got.progress).toEqual([1, 2, 3].map((progress) => ({ progress, total: 3 })));
     const stopped = await srv.stop();

@@ -2,8 +2,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { ROOT, run, tapedeckInProcess, useTempDirs } from '../helpers/cli.js';
+import { run, tapedeckInProcess, useTempDirs } from '../helpers/cli.js';
 import { startTapedeck } from '../helpers/net.js';
+import { CURRENT_PACKAGE, everything, OLDER_DRIFT, OLDER_PACKAGE, SERVED_KINDS, WORKLOAD, workloadOutcomes } from '../helpers/workload.js';
 import { runs, soakLoop } from '../helpers/soak.js';
 
 /**
@@ -14,10 +15,8 @@ import { runs, soakLoop } from '../helpers/soak.js';
  * live one, answers the server's own requests, and serve stands in for it.
  */
 const temp = useTempDirs();
-const WORKLOAD = ['node', join(ROOT, 'test/fixtures/protocol/workload-client.mjs')];
-const everythingSse = (pkg: string) => ['env', 'PORT={{port}}', 'node', join(ROOT, 'node_modules', pkg, 'dist/index.js'), 'sse'];
-const CURRENT = everythingSse('@modelcontextprotocol/server-everything');
-const OLDER = everythingSse('server-everything-2026.1.14');
+const CURRENT = everything(CURRENT_PACKAGE, 'sse');
+const OLDER = everything(OLDER_PACKAGE, 'sse');
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
 
 interface Line {
@@ -62,15 +61,14 @@ describe('MCP legacy HTTP+SSE', () => {
     writeFileSync(`${older}.notes`, notes);
     const old = await tapedeckInProcess(['replay', older, '--transport', 'http', '--', ...OLDER]);
     expect(old.code).toBe(1);
-    expect(old.stderr).toContain('$.result.capabilities.tasks: expected {"list":{},"cancel":{},"requests":{"tools":{"call":{}}}}, got nothing (missing)');
+    expect(old.stderr).toContain(OLDER_DRIFT);
 
     // serve: a fresh session id in the endpoint, each POST 202, the recorded answers on the stream.
     const srv = await startTapedeck(['serve', tape, '--transport', 'http']);
     const served = await run([...WORKLOAD, '--sse', `${srv.address}/sse`]);
     expect(served.code, served.stderr).toBe(0);
-    const kinds = (out: string) => Object.fromEntries(out.trim().split('\n').map((l) => JSON.parse(l) as { kind: string; value: unknown }).map((l) => [l.kind, l.value]));
-    const [want, got] = [kinds(direct.stdout), kinds(served.stdout)];
-    for (const k of ['echo', 'sampling', 'elicitation', 'long', 'cancelled', 'roots', 'roots-asked']) expect(got[k], k).toEqual(want[k]);
+    const [want, got] = [workloadOutcomes(direct.stdout), workloadOutcomes(served.stdout)];
+    for (const k of SERVED_KINDS) expect(got[k], k).toEqual(want[k]);
     const stopped = await srv.stop();
     expect(stopped.stderr).not.toContain('no recorded response');
     expect(stopped.code).toBe(0);

@@ -38,7 +38,7 @@ export default defineConfig({ test: { setupFiles: ['tapedeck/vitest'], include: 
 
 /**
  * node_modules/tapedeck as an install lays it out: package.json and dist/ as files
- * under node_modules (hard links to this checkout's build, so it costs nothing),
+ * under node_modules (hard links to this checkout's build where they can be made),
  * its dependencies beside it. A symlink to the repository would put tapedeck's real
  * path outside node_modules, and vitest would transform every built module through
  * its module runner instead of letting Node load it: three times the CPU per run,
@@ -47,7 +47,13 @@ export default defineConfig({ test: { setupFiles: ['tapedeck/vitest'], include: 
 export function linkInstalledTapedeck(at: string): void {
   mkdirSync(at);
   copyFileSync(join(ROOT, 'package.json'), join(at, 'package.json'));
-  execFileSync('cp', ['-al', join(ROOT, 'dist'), join(at, 'dist')]);
+  try {
+    execFileSync('cp', ['-al', join(ROOT, 'dist'), join(at, 'dist')], { stdio: 'ignore' });
+  } catch {
+    // Hard links cannot cross file systems (a tmpfs /tmp): a copy (16 MB) then.
+    rmSync(join(at, 'dist'), { recursive: true, force: true });
+    cpSync(join(ROOT, 'dist'), join(at, 'dist'), { recursive: true });
+  }
   symlinkSync(join(ROOT, 'node_modules'), join(at, 'node_modules'));
 }
 

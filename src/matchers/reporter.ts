@@ -1,4 +1,5 @@
 import { relative } from 'node:path';
+import { goldenPaths } from '../core/golden/paths.js';
 import { appendStepSummary, summaryMarkdown } from '../report/step-summary.js';
 import { sumTallies, summaryLine, type GoldenTally } from './summary.js';
 
@@ -67,7 +68,7 @@ export default class TapedeckReporter {
         .flatMap((t) => t.drifted ?? [])
         .map((golden) => ({
           subject: relative(process.cwd(), golden),
-          change: pending.has(`${golden}.new`) ? 'differs from its golden: candidate left as .new' : 'differs from its golden (no candidate written: on CI, or update mode none)',
+          change: pending.has(goldenPaths(golden).candidate) ? 'differs from its golden: candidate left as .new' : 'differs from its golden (no candidate written: on CI, or update mode none)',
         }));
       const t = sumTallies(tallies);
       const clean = `${t.written} written, ${t.updated} updated, ${t.obsolete + t.removed} obsolete; every golden matched`;

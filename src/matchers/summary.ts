@@ -27,8 +27,8 @@ export function recordGolden(result: Pick<GoldenResult, 'status' | 'artifacts'>,
   if (result.status === 'written') written++;
   if (result.status === 'updated') updated++;
   if (golden && result.status === 'mismatch') mismatched.add(golden);
-  // A later pass of the same golden (a retried test) takes its candidate and its mismatch back.
-  if (golden && result.status !== 'mismatch') {
+  else if (golden) {
+    // A later pass of the same golden (a retried test) takes its candidate and its mismatch back.
     candidates.delete(goldenPaths(golden).candidate);
     mismatched.delete(golden);
   }

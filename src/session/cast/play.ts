@@ -48,7 +48,7 @@ const WORKER_URL = new URL('./steps-worker.js', import.meta.url);
  * sending) what came before, and this keeps the screen busy meanwhile.
  */
 const HANDOFF_AHEAD_CHARS = 256 * 1024;
-const ACK_BYTES = 1024 * 1024;
+const ACK_BYTES = 512 * 1024;
 
 /**
  * Steps of a large cast. A worker thread reads and parses it (JSON parsing
@@ -108,6 +108,7 @@ async function* stepsVia(
       if (step.kind === 'end') return; // the end came before any hand-over: the worker is not needed
     }
     let unacked = 0;
+    let spare: ArrayBuffer[] = [];
     for (;;) {
       while (queue.length === 0) await new Promise<void>((resolve) => onWake(resolve));
       const item = queue.shift()!;
@@ -120,10 +121,13 @@ async function* stepsVia(
       if (item.kind === 'header') continue; // this thread gave it already
       const parsed = yield item as CastStep;
       if (parsed) unacked += parsed;
+      // Parsed synchronously, nothing keeps it: the worker decodes into it again.
+      if (item.kind === 'codepoints') spare.push(item.codepoints.buffer as ArrayBuffer);
       // Acked a megabyte at a time (the worker's window is 8 MB): a message per batch cost the main thread.
-      if (unacked >= ACK_BYTES || (unacked > 0 && item.kind !== 'output')) {
-        worker.postMessage({ ack: unacked });
+      if (unacked >= ACK_BYTES || (unacked > 0 && item.kind !== 'output' && item.kind !== 'codepoints')) {
+        worker.postMessage({ ack: unacked, spare }, spare);
         unacked = 0;
+        spare = [];
       }
     }
   } finally {
@@ -160,6 +164,9 @@ export async function playCast(path: string, position?: CastPosition, options: {
         // Parsed on this tick (nothing waits on this screen yet); memory stays bounded by the reader's acks.
         screen.writeNow(step.bytes);
         parsed = step.bytes.length; // acked on the next pull
+      } else if (step.kind === 'codepoints') {
+        screen.writeCodepointsNow(step.codepoints, step.repeats);
+        parsed = step.codepoints.byteLength;
       } else if (step.kind === 'resize') {
         screen.resize(step.rows, step.cols);
       } else if (step.kind === 'exit') {

@@ -1,5 +1,7 @@
 import { eventBytes, parseResize, type CastHeader } from '../../tape/asciicast/events.js';
 import { openCast } from '../../tape/asciicast/read.js';
+import { codepointsOf } from '../../core/text/codepoints.js';
+import { mayHoldRepeat } from '../screen/vt-guard.js';
 
 /**
  * Where to stop: after the named marker, after the `markerIndex`-th marker
@@ -12,6 +14,8 @@ export type CastPosition = { marker: string } | { markerIndex: number } | { seco
 export type CastStep =
   | { kind: 'header'; header: CastHeader }
   | { kind: 'output'; bytes: Uint8Array }
+  /** Output decoded to code points (CastSplit.codepoints), for Screen.writeCodepointsNow; `repeats`: it may hold a REP. */
+  | { kind: 'codepoints'; codepoints: Uint32Array; repeats: boolean }
   | { kind: 'resize'; rows: number; cols: number }
   | { kind: 'exit'; status: number }
   | { kind: 'end'; time: number; markers: string[]; reachedMarker: boolean; /** Tape events applied. */ events: number }
@@ -33,6 +37,14 @@ export interface CastSplit {
   progress?: { lines: number; chars: number };
   /** Output batched up to this many bytes (default BATCH_BYTES); the worker sends fewer, larger messages. */
   batchBytes?: number;
+  /**
+   * Output as code points rather than UTF-8 bytes (the worker decodes for the screen's
+   * thread), until an event carries exact bytes that are not UTF-8: from there on bytes,
+   * which xterm's own decoder takes as it would from the program.
+   */
+  codepoints?: boolean;
+  /** A spare array to decode into (the player hands emptied ones back), if it has one. */
+  spareCodepoints?: () => Uint32Array | undefined;
 }
 
 /** xterm's per-write cost dominates small events: hand it at least this much at a time. */
@@ -45,12 +57,21 @@ export async function* castSteps(path: string, position: CastPosition, split: Ca
   const from = split.from ?? 0;
   const batchBytes = split.batchBytes ?? BATCH_BYTES;
   let batch: Buffer[] = [];
+  let texts: string[] = [];
   let batchSize = 0;
+  let asCodepoints = split.codepoints === true;
   function* flush(): Generator<CastStep> {
     if (batchSize === 0) return;
-    const bytes = batch.length === 1 ? batch[0] : Buffer.concat(batch, batchSize);
-    batch = [];
+    const size = batchSize;
     batchSize = 0;
+    if (texts.length > 0) {
+      const text = texts.length === 1 ? texts[0] : texts.join('');
+      texts = [];
+      yield { kind: 'codepoints', codepoints: codepointsOf(text, split.spareCodepoints?.()), repeats: mayHoldRepeat(text) };
+      return;
+    }
+    const bytes = batch.length === 1 ? batch[0] : Buffer.concat(batch, size);
+    batch = [];
     yield { kind: 'output', bytes };
   }
   let time = 0;
@@ -73,8 +94,18 @@ export async function* castSteps(path: string, position: CastPosition, split: Ca
     time = event.time;
     const hit = event.code === 'm' && markerHit(markers, event.data, position);
     if (hit) reachedMarker = true;
+    if (asCodepoints && event.bytes) {
+      yield* flush();
+      asCodepoints = false;
+    }
     if (event.line < from) {
       if (hit) break;
+      continue;
+    }
+    if (event.code === 'o' && asCodepoints) {
+      texts.push(event.data);
+      batchSize += event.data.length;
+      if (batchSize >= batchBytes) yield* flush();
       continue;
     }
     if (event.code === 'o') {

@@ -8,6 +8,8 @@ import { preloadWidths, useGlibcWidths } from './unicode-widths.js';
 import { MouseEncodingTracker, trackingFromXterm, type MouseModes } from '../input/mouse.js';
 import { answerQueries } from './queries.js';
 import { dropUnjoinedZeroWidth } from './zero-width.js';
+import { codepointParser, type CodepointParser } from './codepoint-parse.js';
+import { textOf } from '../../core/text/codepoints.js';
 
 // Loaded with the first screen: importing the library for a protocol replay does not pay for xterm.
 const xtermHeadless = optionalPackage<typeof import('@xterm/headless')>('@xterm/headless');
@@ -68,6 +70,8 @@ export class Screen {
   private readonly mouseEncoding: MouseEncodingTracker;
   /** The last snapshot's rows: an unchanged row is handed out again (see rowCells). */
   private lastRows: SnapshotCell[][] | undefined;
+  /** Made on the first code-point write; null when this xterm.js lacks the internals. */
+  private parseCodepoints: CodepointParser | null | undefined;
 
   constructor(options: ScreenOptions = {}) {
     this.xterm = new (xtermHeadless().Terminal)({
@@ -122,6 +126,16 @@ export class Screen {
       return;
     }
     core.writeSync(this.guard.filter(raw));
+  }
+
+  /** As writeNow, for output already decoded to code points (see codepoint-parse.ts); `repeats: false`: it holds no REP. */
+  writeCodepointsNow(codepoints: Uint32Array, repeats = true): void {
+    if (this.parseCodepoints === undefined) this.parseCodepoints = codepointParser(this.xterm) ?? null;
+    if (this.inFlight > 0 || !this.parseCodepoints) {
+      void this.write(textOf(codepoints));
+      return;
+    }
+    this.parseCodepoints(this.guard.filterCodepoints(codepoints, repeats));
   }
 
   /** Settles when every write so far is parsed. */

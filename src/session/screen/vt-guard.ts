@@ -1,3 +1,5 @@
+import { codepointsOf, textOf } from '../../core/text/codepoints.js';
+
 /**
  * Bounds on what one control sequence may cost the headless screen. xterm.js
  * honours REP (`CSI Ps b`, repeat the last character) with any count: 30 bytes
@@ -10,6 +12,13 @@
 const REP_BYTES = /(\x1b\[|\xc2\x9b)([0-9;:]*)b/g;
 const REP_TEXT = /(\x1b\[|\u009b)([0-9;:]*)b/g;
 const TAIL_TEXT = /(?:\x1b|\x1b\[[0-9;:]*|\u009b[0-9;:]*)$/;
+const LONGEST_TAIL = 64;
+const ANY_REP_TEXT = /(?:\x1b\[|\u009b)[0-9;:]*b/;
+
+/** Whether text holds a REP at all, of any count (a cast's reader thread asks, so the screen's thread need not scan). */
+export function mayHoldRepeat(text: string): boolean {
+  return ANY_REP_TEXT.test(text);
+}
 
 export class RepeatGuard {
   private carry = '';
@@ -30,7 +39,7 @@ export class RepeatGuard {
   private filterText(data: string): string {
     let text = this.carry ? this.takeCarry(false) + data : data;
     const tail = TAIL_TEXT.exec(text);
-    if (tail && tail[0].length < 64) {
+    if (tail && tail[0].length < LONGEST_TAIL) {
       this.carry = tail[0];
       this.carryBytes = false;
       text = text.slice(0, tail.index);
@@ -56,6 +65,31 @@ export class RepeatGuard {
     if (!hasLongRepeat(buf, size.rows * size.cols)) return buf;
     return Buffer.from(clampRepeats(Buffer.from(buf.buffer, buf.byteOffset, buf.length).toString('latin1'), REP_BYTES, size), 'latin1');
   }
+
+  /**
+   * As filterBytes, over code points (a cast's output decoded on its reader
+   * thread). `repeats: false` says the data holds no REP (mayHoldRepeat): then
+   * only a sequence begun in the previous write is looked at.
+   */
+  filterCodepoints(data: Uint32Array, repeats = true): Uint32Array {
+    let cps = data;
+    const scan = repeats || this.carry !== '';
+    if (this.carry) {
+      const carry = codepointsOf(this.takeCarry(false));
+      cps = new Uint32Array(carry.length + data.length);
+      cps.set(carry);
+      cps.set(data, carry.length);
+    }
+    const tail = tailStart(cps, 0x9b, 0x9b);
+    if (tail !== -1) {
+      this.carry = textOf(cps.subarray(tail));
+      this.carryBytes = false;
+      cps = cps.subarray(0, tail);
+    }
+    const size = this.size();
+    if (!scan || !hasLongRepeat(cps, size.rows * size.cols, 0x9b, 0x9b)) return cps;
+    return codepointsOf(clampRepeats(textOf(cps), REP_TEXT, size));
+  }
 }
 
 function clampRepeats(text: string, pattern: RegExp, { rows, cols }: { rows: number; cols: number }): string {
@@ -69,15 +103,24 @@ function clampRepeats(text: string, pattern: RegExp, { rows, cols }: { rows: num
 
 const isParam = (b: number): boolean => (b >= 0x30 && b <= 0x39) || b === 0x3b || b === 0x3a;
 
-/** Where an unfinished CSI (or a lone ESC or UTF-8 lead of C1 CSI) starts at the end of `buf`, if under 64 bytes; else -1 (as TAIL_BYTES). */
-function tailStart(buf: Uint8Array): number {
+/**
+ * C1 CSI (U+009B) is two units in UTF-8 bytes (0xc2 0x9b) and one as a code
+ * point: `c1Lead` is the unit that starts it, `c1Last` the one before its
+ * parameters (the same unit for code points).
+ */
+type Units = Uint8Array | Uint32Array;
+
+/** Where an unfinished CSI (or a lone ESC, or C1 CSI or its UTF-8 lead) starts at the end of `buf`, if under 64 units; else -1 (as TAIL_TEXT). */
+function tailStart(buf: Units, c1Lead = 0xc2, c1Last = 0x9b): number {
   const end = buf.length;
   let k = end - 1;
-  while (k >= 0 && end - k < 64 && isParam(buf[k])) k--;
-  if (k < 0 || end - k >= 64) return -1;
+  while (k >= 0 && end - k < LONGEST_TAIL && isParam(buf[k])) k--;
+  if (k < 0 || end - k >= LONGEST_TAIL) return -1;
   const b = buf[k];
-  if ((b === 0x5b && buf[k - 1] === 0x1b) || (b === 0x9b && buf[k - 1] === 0xc2)) return end - (k - 1) < 64 ? k - 1 : -1;
-  if (k === end - 1 && (b === 0x1b || b === 0xc2)) return k;
+  const intro = c1Lead === c1Last ? (b === c1Last ? k : -1) : b === c1Last && buf[k - 1] === c1Lead ? k - 1 : -1;
+  if (intro !== -1) return end - intro < LONGEST_TAIL ? intro : -1;
+  if (b === 0x5b && buf[k - 1] === 0x1b) return end - (k - 1) < LONGEST_TAIL ? k - 1 : -1;
+  if (k === end - 1 && (b === 0x1b || b === c1Lead)) return k;
   return -1;
 }
 
@@ -86,13 +129,14 @@ function tailStart(buf: Uint8Array): number {
  * repeats: each `b` found natively (memchr), and only one right after a
  * parameter byte looked at further (a count over `cells` needs one).
  */
-function hasLongRepeat(bytes: Uint8Array, cells: number): boolean {
-  const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+function hasLongRepeat(units: Units, cells: number, c1Lead = 0xc2, c1Last = 0x9b): boolean {
+  const buf = units instanceof Uint32Array || Buffer.isBuffer(units) ? units : Buffer.from(units.buffer, units.byteOffset, units.length);
   for (let i = buf.indexOf(0x62); i !== -1; i = buf.indexOf(0x62, i + 1)) {
     if (!isParam(buf[i - 1])) continue;
     let j = i - 1;
     while (j >= 0 && isParam(buf[j])) j--;
-    if (!((buf[j] === 0x5b && buf[j - 1] === 0x1b) || (buf[j] === 0x9b && buf[j - 1] === 0xc2))) continue;
+    const c1 = buf[j] === c1Last && (c1Lead === c1Last || buf[j - 1] === c1Lead);
+    if (!((buf[j] === 0x5b && buf[j - 1] === 0x1b) || c1)) continue;
     let n = 0;
     for (let k = j + 1; k < i && buf[k] !== 0x3b && buf[k] !== 0x3a; k++) n = n * 10 + (buf[k] - 0x30);
     if (n > cells) return true;

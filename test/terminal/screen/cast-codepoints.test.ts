@@ -1,0 +1,118 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT } from '../../helpers/cli.js';
+import { codepointsOf, textOf } from '../../../src/core/text/codepoints.js';
+import { mayHoldRepeat, RepeatGuard } from '../../../src/session/screen/vt-guard.js';
+
+/**
+ * A large cast's output reaches the screen as code points decoded on the
+ * reader thread (session/cast/steps-worker.ts), not as UTF-8 bytes: the same
+ * screen, REP guard and all, as the bytes would give. The worker runs only
+ * from the build, so the playing is driven through dist/.
+ */
+const dist = (path: string) => import(join(ROOT, 'dist', path)) as Promise<Record<string, never>>;
+const dir = mkdtempSync(join(tmpdir(), 'tapedeck-cast-cp-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A seeded generator, so a failure names a case that runs again the same. */
+function random(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+}
+
+const PIECES = ['a', 'Z', ' ', 'é', '✓', '😀', '🫠', '\ud800', '\udfff', '\u0301', '\u200b', '\u009b', '\x1b', '\x1b[', '[', '9', '99999', ';', ':', 'b', 'm', '\r\n', '\x1b[31m', '\x1b[0m', '\x1b[999999999b'];
+
+function randomText(next: () => number, length: number): string {
+  let text = '';
+  for (let i = 0; i < length; i++) text += PIECES[Math.floor(next() * PIECES.length)];
+  return text;
+}
+
+describe('code points decoded off the screen thread', () => {
+  it('are what UTF-8 bytes of the same text decode to, lone surrogates (U+FFFD) and astral characters included', () => {
+    const next = random(7);
+    for (let n = 0; n < 500; n++) {
+      const text = randomText(next, 1 + Math.floor(next() * 40));
+      const viaBytes = [...Buffer.from(text, 'utf8').toString('utf8')].map((c) => c.codePointAt(0));
+      expect([...codepointsOf(text)], JSON.stringify(text)).toEqual(viaBytes);
+      // Decoding into a spare array gives the same, as a view of it.
+      const spare = new Uint32Array(text.length + 5);
+      expect([...codepointsOf(text, spare)]).toEqual(viaBytes);
+    }
+  });
+
+  it('pass the REP guard exactly as the same text does, split anywhere (a sequence cut across writes, counts past a screenful)', () => {
+    const next = random(11);
+    for (let n = 0; n < 300; n++) {
+      const text = randomText(next, 20 + Math.floor(next() * 60));
+      const size = () => ({ rows: 3, cols: 20 });
+      const asText = new RepeatGuard(size);
+      const asCodepoints = new RepeatGuard(size);
+      let viaText = '';
+      let viaCodepoints = '';
+      for (let at = 0; at < text.length; ) {
+        const end = Math.min(text.length, at + 1 + Math.floor(next() * 12));
+        // Cut between UTF-16 units only where a code point ends, as a JSON string's events are.
+        const cut = end < text.length && /[\ud800-\udbff]/.test(text[end - 1]) && /[\udc00-\udfff]/.test(text[end]) ? end + 1 : end;
+        const chunk = text.slice(at, cut);
+        viaText += asText.filter(chunk) as string;
+        viaCodepoints += textOf(asCodepoints.filterCodepoints(codepointsOf(chunk), mayHoldRepeat(chunk)));
+        at = cut;
+      }
+      // The text guard works on the UTF-16 text (lone surrogates kept); compare the screen's view of both.
+      expect(textOf(codepointsOf(viaCodepoints)), JSON.stringify(text)).toBe(textOf(codepointsOf(viaText)));
+    }
+  });
+
+  /** A cast of about 1.4 MB (numbered lines, colours, wide characters, C1 CSI, a REP cut across events), with its output bytes. */
+  function largeCast(cols: number, exact?: { at: number; events: Buffer[] }): { path: string; bytes: Buffer; lines: number } {
+    const lines: string[] = [];
+    const parts: Buffer[] = [];
+    let size = 0;
+    for (let i = 0; size < 1_400_000; i++) {
+      let out = `\x1b[3${i % 8}m${String(i).padStart(6, '0')}\x1b[0m café ✓ 😀 ${'ipsum '.repeat(i % 5)}\r\n`;
+      if (i % 500 === 0) out += `\u009b1;${(i % cols) + 1}H\x1b[7m${i}\x1b[27m\r\n`; // C1 CSI, as a code point
+      if (i === 3000) out += 'A\x1b[9999'; // a REP past a screenful, cut across two events
+      if (i === 3001) out = `99999b\r\n${out}`;
+      lines.push(JSON.stringify([0.001, 'o', out]));
+      parts.push(Buffer.from(out, 'utf8'));
+      if (exact && i === exact.at) {
+        // Events whose bytes are not UTF-8 alone: the text with U+FFFD, then the exact bytes (tapedeck.bytes).
+        for (const bytes of exact.events) {
+          lines.push(JSON.stringify([0, 'o', bytes.toString('utf8')]), JSON.stringify([0, 'tapedeck.bytes', bytes.toString('base64')]));
+          parts.push(bytes);
+        }
+      }
+      size += Buffer.byteLength(out);
+    }
+    const path = join(dir, `large-${exact ? 'exact' : 'text'}.cast`);
+    writeFileSync(path, `${JSON.stringify({ version: 2, width: cols, height: 12 })}\n${lines.join('\n')}\n`);
+    expect(statSync(path).size).toBeGreaterThan(1024 * 1024); // large enough for the reader thread
+    return { path, bytes: Buffer.concat(parts), lines: lines.length };
+  }
+
+  it.each([
+    ['text only', undefined],
+    // ✓ (e2 9c 93) cut across two events: as bytes it is joined again, as text each half would be U+FFFD.
+    ['a character cut across events late in the cast (from there on bytes)', { at: 24_000, events: [Buffer.from([0x41, 0xe2, 0x9c]), Buffer.from([0x93, 0x0d, 0x0a, 0xff, 0x42])] }],
+  ])('a cast over 1 MB plays through the reader thread to the same screen and scrollback as its bytes written whole: %s', async (_name, exact) => {
+    const { playCast } = await dist('index.js');
+    const { Screen } = await dist('session/screen/screen.js');
+    type Played = { write(b: Uint8Array): Promise<void>; scrollbackLines(): string[]; snapshot(o: object): unknown; dispose(): void };
+    const cast = largeCast(50, exact);
+    const scrollback = cast.lines * 3; // every line kept: a lost or doubled byte anywhere shows
+    const played = (await (playCast as (p: string, at: undefined, o: object) => Promise<{ screen: Played }>)(cast.path, undefined, { scrollback })).screen;
+    const reference = new (Screen as unknown as new (o: object) => Played)({ rows: 12, cols: 50, scrollback });
+    try {
+      await reference.write(cast.bytes);
+      expect(played.scrollbackLines().length).toBeGreaterThan(20_000);
+      expect(played.scrollbackLines()).toEqual(reference.scrollbackLines());
+      expect(played.snapshot({ includeCells: true })).toEqual(reference.snapshot({ includeCells: true }));
+    } finally {
+      reference.dispose();
+      played.dispose();
+    }
+  });
+});

@@ -88,10 +88,11 @@ async function runFloor() {
   return { ms, mainMs, bytes: bytes.length, text: finalText(term) };
 }
 
+/** Scrollback and screen: a byte lost or doubled anywhere in the last thousand lines shows. */
 function finalText(term) {
   const b = term.buffer.active;
   const lines = [];
-  for (let y = 0; y < term.rows; y++) lines.push(b.getLine(b.baseY + y).translateToString(true));
+  for (let y = 0; y < b.length; y++) lines.push(b.getLine(y).translateToString(true));
   return lines.join('\n');
 }
 
@@ -102,7 +103,7 @@ async function runTapedeck() {
   const played = await playCast(castPath);
   const ms = performance.now() - t0;
   const mainMs = mainThreadCpuMs() - cpu0;
-  return { ms, mainMs, bytes: statSync(rawPath).size, text: played.screen.visibleLines().join('\n') };
+  return { ms, mainMs, bytes: statSync(rawPath).size, text: [...played.screen.scrollbackLines(), ...played.screen.visibleLines()].join('\n') };
 }
 
 const mode = process.argv[2];
@@ -136,7 +137,7 @@ const bestMain = (xs) => Math.min(...xs.map((r) => r.mainMs));
 console.log(`  main thread CPU       raw ${bestMain(results.baseline).toFixed(0)} ms, tapedeck ${bestMain(results.tapedeck).toFixed(0)} ms (${(bestMain(results.tapedeck) / bestMain(results.baseline)).toFixed(2)}x)`);
 console.log(`  throughput ratio      ${(mbps(ours) / mbps(base)).toFixed(2)}x`);
 const same = base.text === ours.text && floor.text === ours.text;
-console.log(`  same final screen     ${same ? 'yes' : 'NO'}`);
+console.log(`  same final screen     ${same ? 'yes' : 'NO'} (and the same scrollback)`);
 if (!same) process.exitCode = 1;
 // Issue 3 set "at least 0.8x raw xterm's throughput" (time <= 1.25x); issue 26 asks for 0.8x raw's
 // time, which is below the floor (printed as its own row, about 0.85x raw): no player that parses

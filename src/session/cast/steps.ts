@@ -65,9 +65,9 @@ export async function* castSteps(path: string, position: CastPosition, split: Ca
     const size = batchSize;
     batchSize = 0;
     if (texts.length > 0) {
-      const text = texts.length === 1 ? texts[0] : texts.join('');
+      const batch = texts;
       texts = [];
-      yield { kind: 'codepoints', codepoints: codepointsOf(text, split.spareCodepoints?.()), repeats: mayHoldRepeat(text) };
+      yield { kind: 'codepoints', codepoints: codepointsOf(batch, split.spareCodepoints?.()), repeats: mayHoldRepeat(batch) };
       return;
     }
     const bytes = batch.length === 1 ? batch[0] : Buffer.concat(batch, size);

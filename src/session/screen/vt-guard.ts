@@ -13,11 +13,22 @@ const REP_BYTES = /(\x1b\[|\xc2\x9b)([0-9;:]*)b/g;
 const REP_TEXT = /(\x1b\[|\u009b)([0-9;:]*)b/g;
 const TAIL_TEXT = /(?:\x1b|\x1b\[[0-9;:]*|\u009b[0-9;:]*)$/;
 const LONGEST_TAIL = 64;
-const ANY_REP_TEXT = /(?:\x1b\[|\u009b)[0-9;:]*b/;
-
-/** Whether text holds a REP at all, of any count (a cast's reader thread asks, so the screen's thread need not scan). */
-export function mayHoldRepeat(text: string): boolean {
-  return ANY_REP_TEXT.test(text);
+/**
+ * Whether texts written one after another may hold a REP with a count (a `b`
+ * right after a parameter byte, across the texts' joins too): a cast's reader
+ * thread asks, so the screen's thread need not scan. A `b` after a digit in
+ * plain text only makes the screen look (a false yes costs a scan, never a miss).
+ */
+export function mayHoldRepeat(texts: readonly string[]): boolean {
+  let before = 0;
+  for (const text of texts) {
+    for (let i = text.indexOf('b'); i !== -1; i = text.indexOf('b', i + 1)) {
+      const c = i > 0 ? text.charCodeAt(i - 1) : before;
+      if (c >= 0x30 && c <= 0x3b) return true; // 0-9 : ;
+    }
+    if (text.length > 0) before = text.charCodeAt(text.length - 1);
+  }
+  return false;
 }
 
 export class RepeatGuard {

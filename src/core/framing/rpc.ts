@@ -1,4 +1,4 @@
-import { dapMessage, isDapRequest, mayBeDap } from './dap.js';
+import { dapMessage, mayBeDap } from './dap.js';
 
 /**
  * What a JSON line is to the framing: a JSON-RPC request, notification or
@@ -42,9 +42,12 @@ export function classifyRpcValue(msg: unknown): RpcMessage {
   return dapMessage(m) ?? { type: 'other' };
 }
 
-/** A request whose exchange ends with the answer carrying its id: JSON-RPC 2.0, or DAP (`request_seq`). */
+/**
+ * A client message framed by id: JSON-RPC 2.0, or DAP (a request ends with the response whose
+ * `request_seq` is its `seq`; the client's answer to an adapter's request ends at once).
+ */
 export function pairsById(value: Record<string, unknown>): boolean {
-  return value.jsonrpc === '2.0' || isDapRequest(value);
+  return value.jsonrpc === '2.0' || dapMessage(value) !== undefined;
 }
 
 /** Whether a server line may be a response to route by id (cheap: no parse). */

@@ -22,6 +22,11 @@ export const replayOptions = {
   ...normaliserOptionSpec,
   'max-response-bytes': { type: 'string', arg: 'N', help: 'a response larger than N bytes is drift TD1006 (default 67108864, 64 MiB)' },
   'allow-empty': { type: 'boolean', default: false, help: 'an empty protocol tape is clean (default: exit 2)' },
+  pace: {
+    type: 'string',
+    arg: 'P',
+    help: 'recorded (default): client messages that wait for no answer (a notification, a cancel after its request) go one at a time over stdio, each once the server has read the one before, as a live client sends them apart; none: at once',
+  },
   'single-shot': {
     type: 'boolean',
     default: false,

@@ -45,6 +45,25 @@ describe('ResponseFramer', () => {
     expect(done.map(text)).toEqual(['{"kind":"log","text":"done"}\n{"kind":"done","exit_code":1}\n']);
   });
 
+  test('auto, DAP: a request ends with the response whose request_seq is its seq, events wait with it, the client answer to an adapter request ends at once', () => {
+    const { framer, done, line, text } = frame({ kind: 'auto' });
+    const launch = framer.addRequest('{"seq":1,"type":"request","command":"launch","arguments":{}}')!;
+    expect(launch.rule.kind).toBe('jsonrpc'); // not idle: DAP is paired by seq, whatever the pace
+    framer.addRequest('{"seq":2,"type":"request","command":"threads"}');
+    line('{"seq":1,"type":"event","event":"output","body":{"output":"starting"}}');
+    line('{"seq":2,"type":"response","request_seq":2,"command":"threads","success":true,"body":{"threads":[]}}');
+    expect(done).toHaveLength(0); // the launch is still waiting; request order is kept
+    line('{"seq":3,"type":"request","command":"runInTerminal","arguments":{"args":["node"]}}');
+    line('{"seq":4,"type":"response","request_seq":1,"command":"launch","success":true}');
+    expect(done.map(text)).toEqual([
+      '{"seq":1,"type":"event","event":"output","body":{"output":"starting"}}\n{"seq":3,"type":"request","command":"runInTerminal","arguments":{"args":["node"]}}\n{"seq":4,"type":"response","request_seq":1,"command":"launch","success":true}\n',
+      '{"seq":2,"type":"response","request_seq":2,"command":"threads","success":true,"body":{"threads":[]}}\n',
+    ]);
+    const answer = framer.addRequest('{"seq":3,"type":"response","request_seq":3,"command":"runInTerminal","success":true,"body":{}}')!;
+    expect(answer.complete).toBe(true);
+    expect(done).toHaveLength(3);
+  });
+
   test('jsonrpc: responses by id, out of order; notifications get none; early server messages go to the next request', () => {
     const { framer, done, line, text } = frame({ kind: 'jsonrpc' });
     line('{"jsonrpc":"2.0","method":"notifications/hello"}');

@@ -7,6 +7,7 @@ import { compileRegex } from '../../core/text/normalise.js';
 import { parseMaskRectFlag } from '../../core/text/mask.js';
 import { replayTapes, type ReplayTapesResult } from '../../replayer/replay-tapes.js';
 import { parseShard } from '../../replayer/run.js';
+import { parsePace } from '../../replayer/pace.js';
 import { resolveReplaySettings } from '../../replayer/settings.js';
 import { resolveUpdatePolicy } from '../../core/config/ci.js';
 import type { TransportTarget } from '../../replayer/transport/replay.js';
@@ -58,6 +59,7 @@ export async function replay({ values, positionals, command, io }: CommandContex
     redactEnv: values['redact-env'],
     allowEmpty: values['allow-empty'],
     singleShot: values['single-shot'],
+    pace: parsePace(values.pace, 'replay'),
     setup: values.setup,
     env: io.env,
     cwd: io.cwd,

@@ -51,8 +51,7 @@ unused (over HTTP and sockets: counted when it stops, on SIGINT/SIGTERM).`,
     const transport = values.transport;
     if (transport !== 'stdio' && transport !== 'http' && transport !== 'unix') throw usageError(`serve: --transport must be stdio, http or unix, got ${JSON.stringify(transport)}`);
     const log = (m: string) => void io.stderr.write(m);
-    const pace = values.pace ?? 'recorded';
-    if (pace !== 'recorded' && pace !== 'none') throw usageError(`serve: --pace must be recorded or none, got ${JSON.stringify(values.pace)}`);
+    const pace = (await import('../../replayer/pace.js')).parsePace(values.pace, 'serve');
     if (transport !== 'stdio') {
       if (values.passthrough) throw usageError('serve: --passthrough works over stdio only');
       if (transport === 'unix' && values['auth-token'] !== undefined) throw usageError('serve: --auth-token applies to --transport http');

@@ -23,7 +23,8 @@ import { trimWhiteSpace } from '../text/trim.js';
  *            written anything at all, had no response.
  *            A replay knows the recorded response: an exchange ends as soon as
  *            it has as many lines as recorded (endAfterLines).
- * - auto:    per request: jsonrpc when it is a JSON-RPC 2.0 message; done when it
+ * - auto:    per request: jsonrpc when it is a JSON-RPC 2.0 message or a DAP request
+ *            (paired by seq/request_seq, events as notifications: dap.ts); done when it
  *            is a seed-000 request (has "op") or the server has already ended a
  *            response with a done line; otherwise idle:AUTO_IDLE_MS.
  *
@@ -32,7 +33,7 @@ import { trimWhiteSpace } from '../text/trim.js';
  * response; a recorder appends what follows the very last response to that
  * last pair. So every byte lands in some pair and every line stays a valid pair.
  */
-import { classifyRpc, classifyRpcValue, answersBatch, parseObject, isDoneLine, type RpcMessage } from './rpc.js';
+import { classifyRpc, classifyRpcValue, answersBatch, parseObject, isDoneLine, mayCarryId, pairsById, type RpcMessage } from './rpc.js';
 import { keyOf, keyOfLine } from './keyed.js';
 import { cancelledId, DONE_RULE, JSONRPC_RULE, AUTO_IDLE_MS, type Boundary, type ResolvedRule } from './rules.js';
 
@@ -141,7 +142,7 @@ export class ResponseFramer {
   private resolve(request: string, value: Record<string, unknown> | undefined): ResolvedRule {
     if (this.boundary.kind !== 'auto') return this.boundary;
     if (value) {
-      if (value.jsonrpc === '2.0') return JSONRPC_RULE;
+      if (pairsById(value)) return JSONRPC_RULE;
       if (typeof value.op === 'string' || this.seenDone) return DONE_RULE;
     } else if (request[0] === '[' && /"jsonrpc"\s*:\s*"2\.0"/.test(request)) {
       return JSONRPC_RULE;
@@ -149,8 +150,8 @@ export class ResponseFramer {
     return this.seenDone ? DONE_RULE : (this.autoIdleRule ??= { kind: 'idle', ms: this.autoIdleMs });
   }
 
-  /** Registers one client line. Blank lines are forwarded by callers but are no request. */
   /**
+   * Registers one client line (blank lines are forwarded by callers but are no request).
    * `recorded`: the tape's response, when replaying: an idle exchange ends once it has as many
    * lines (the quiet period is then only waited for when the live response is shorter).
    * `endAfterLines`: the same for any rule (a cancelled request's recorded output).
@@ -210,7 +211,7 @@ export class ResponseFramer {
   /** One complete server line (with its "\n"). */
   serverLine(line: Buffer): void {
     const text = line.toString('utf8');
-    const rpc = text.includes('"id"') || text.trimStart().startsWith('[') ? classifyRpc(text) : undefined;
+    const rpc = mayCarryId(text) ? classifyRpc(text) : undefined;
     const keyed = this.boundary.kind === 'id' ? this.keyedOwner(text, this.boundary.path) : undefined;
     const target = keyed ?? this.route(rpc);
     if (!target) {
@@ -322,7 +323,6 @@ export class ResponseFramer {
       this.options.onComplete(ex);
     }
   }
-
 
   /** The quiet timer belongs to the oldest waiting exchange when its rule is idle. */
   private armIdle(restart = false): void {

@@ -1,6 +1,9 @@
+import { dapMessage, mayBeDap } from './dap.js';
+
 /**
  * What a JSON line is to the framing: a JSON-RPC request, notification or
- * response (or a batch of them), a seed-000 done line, or anything else.
+ * response (or a batch of them), a DAP message in those terms (core/framing/dap.ts),
+ * a seed-000 done line, or anything else.
  */
 /** What one JSON-RPC line is, from the framing point of view. */
 export type RpcMessage =
@@ -36,7 +39,20 @@ export function classifyRpcValue(msg: unknown): RpcMessage {
   const hasId = 'id' in m && m.id !== undefined;
   if (typeof m.method === 'string') return hasId ? { type: 'request', id: JSON.stringify(m.id) } : { type: 'notification' };
   if (hasId && ('result' in m || 'error' in m)) return { type: 'response', id: JSON.stringify(m.id) };
-  return { type: 'other' };
+  return dapMessage(m) ?? { type: 'other' };
+}
+
+/**
+ * A client message framed by id: JSON-RPC 2.0, or DAP (a request ends with the response whose
+ * `request_seq` is its `seq`; the client's answer to an adapter's request ends at once).
+ */
+export function pairsById(value: Record<string, unknown>): boolean {
+  return value.jsonrpc === '2.0' || dapMessage(value) !== undefined;
+}
+
+/** Whether a server line may be a response to route by id (cheap: no parse). */
+export function mayCarryId(text: string): boolean {
+  return text.includes('"id"') || mayBeDap(text) || text.trimStart().startsWith('[');
 }
 
 /** A response array answers a batch when it carries one of the batch's request ids. */

@@ -1,5 +1,6 @@
 import { classifyRpc, type ResolvedRule } from '../../core/framing/boundary.js';
 import { keyOfLine } from '../../core/framing/keyed.js';
+import { messageName, withoutAdapterSeq } from '../../core/framing/dap.js';
 import { limit, tooDeep } from '../../core/config/limits.js';
 import { diffJson, formatPathDifference } from '../../core/text/json-diff.js';
 import type { Normaliser } from '../../core/text/normalise.js';
@@ -142,8 +143,8 @@ export function comparePairs(pairs: readonly ComparedPair[], normaliser: Normali
     for (const raw of rec.unsolicited) recordedPool.push(unsolicited(p.index, raw, n));
     for (const raw of live.unsolicited) livePool.push(unsolicited(p.index, raw, n));
     // A JSON-RPC message ends at its newline; a tape whose last message lost it (edited by hand) says the same.
-    const e = withoutNewline(n.apply(rec.solicited ?? ''));
-    const a = withoutNewline(n.apply(live.solicited ?? ''));
+    const e = withoutNewline(n.apply(withoutAdapterSeq(rec.solicited ?? '')));
+    const a = withoutNewline(n.apply(withoutAdapterSeq(live.solicited ?? '')));
     if (e !== a) out.push({ index: p.index, code: 'TD1001', title: 'response drifted', details: explainDifference(e, a, rec.solicited ?? '', live.solicited ?? '') });
   }
   const live = livePool;
@@ -252,14 +253,15 @@ function unsolicited(pair: number, raw: string, normaliser: Normaliser): Unsolic
   let method = 'non-JSON-RPC line';
   let requestId: unknown;
   try {
-    const v = JSON.parse(raw) as { method?: unknown; id?: unknown };
-    if (typeof v.method === 'string') method = v.method;
+    const v = JSON.parse(raw) as Record<string, unknown>;
+    const name = messageName(v);
+    if (name !== undefined) method = name;
     if (typeof v.method === 'string' && v.id !== undefined) requestId = v.id;
     else if (v.id !== undefined) method = `response to id ${JSON.stringify(v.id)}`;
   } catch {
     /* keep the default */
   }
-  return { pair, raw, norm: withoutNewline(normaliser.apply(requestId === undefined ? raw : withoutRequestId(raw))), method };
+  return { pair, raw, norm: withoutNewline(normaliser.apply(requestId === undefined ? withoutAdapterSeq(raw) : withoutRequestId(raw))), method };
 }
 
 function withoutNewline(text: string): string {

@@ -3,6 +3,8 @@ import type { PreparedPair, PreparedTape } from './prepare.js';
 import { ServerProcess, type ServerExit } from './server-process.js';
 import type { TapeAnswers } from './tape-answers.js';
 import { liveBytes, lineCount, liveResponse, type LiveResponses } from './live-response.js';
+import { PACE_LAST_GAP_MS, readBy, type Pace } from '../pace.js';
+import { processTree } from '../../plumbing/process/pipe-peer.js';
 
 /**
  * The second step of a protocol replay: one session of a tape against one
@@ -19,6 +21,8 @@ export interface DriveSettings {
   cwd?: string;
   /** The tape's text with the scratch directory in place of its placeholder. */
   withDir: (text: string) => string;
+  /** Client messages that wait for no answer go one at a time, each once the server has read the one before (default recorded). */
+  pace?: Pace;
 }
 
 export interface Stop {
@@ -133,8 +137,22 @@ export async function driveSession(prepared: PreparedTape, session: readonly num
     };
     // The pair after the one in flight, decoded while the server answers (not between its answer and the next request).
     let ahead: { k: number; p: PreparedPair } | undefined;
+    // --pace recorded: after a message that waits for no answer, the next goes once the server has read it on its own.
+    const reader = s.pace === 'none' || server!.pid === undefined ? undefined : processTree(server!.pid);
+    let read: { wait: () => Promise<unknown> } | undefined;
     const sendNext = () => {
       current = undefined;
+      if (read && k + 1 < session.length) {
+        const pending = read;
+        read = undefined;
+        void pending.wait().then(() => {
+          if (finished) return;
+          if (server!.exit !== undefined) finish({ pair: session[k + 1], reason: 'exited', received: Buffer.alloc(0) });
+          else sendNext();
+        });
+        return;
+      }
+      read = undefined;
       while (++k < session.length) {
         const index = session[k];
         if (answers.sent.has(index)) continue; // an answer already given to the server's request
@@ -147,8 +165,17 @@ export async function driveSession(prepared: PreparedTape, session: readonly num
         answers.sent.add(index);
         bytes = 0;
         const p = ahead?.k === k ? ahead.p : prepared.at(index);
+        // Marked before the write (a read right after it still counts), for a message the tape has no answer to.
+        const paced = s.pace !== 'none' && p.expected === '' ? readBy(reader, PACE_LAST_GAP_MS) : undefined;
         const ex = add(index, s.withDir(p.send), p.expected !== '', p);
-        if (!ex || ex.complete) continue; // a notification or an answer: nothing to wait for
+        if (!ex || ex.complete) {
+          // A notification, an answer, or a request cancelled before any output: nothing to wait for.
+          if (paced && ex) {
+            read = paced;
+            return sendNext();
+          }
+          continue;
+        }
         current = { pair: index, ex, cancelled: prepared.cancelled.has(index) };
         arm();
         ahead = k + 1 < session.length ? { k: k + 1, p: prepared.at(session[k + 1]) } : undefined;

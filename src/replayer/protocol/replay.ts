@@ -5,6 +5,7 @@ import type { ProtocolTape } from '../../tape/protocol/tape.js';
 import type { Boundary } from '../../core/framing/boundary.js';
 import { comparePairs, type ComparedPair, explainDifference } from './compare.js';
 import { driveSession, driveSingleShot, type DriveSettings, type SessionRun, type Stop } from './drive.js';
+import type { Pace } from '../pace.js';
 import { prepareProtocolTape, tmpdirToPlaceholder, withTmpdir, type PreparedTape } from './prepare.js';
 import { acceptLive, redactWith } from './accept.js';
 import { openScratch } from '../scratch.js';
@@ -26,6 +27,8 @@ export interface ProtocolReplayOptions {
   boundary?: Boundary;
   /** How long one response may take before it is drift (default 10000). */
   timeoutMs?: number;
+  /** Client messages that wait for no answer: one at a time, each once the server read the one before (default), or at once. */
+  pace?: Pace;
   /** The most bytes one response may have (default 64 MiB); beyond it, drift TD1006. */
   maxResponseBytes?: number;
   normaliser?: Normaliser;
@@ -99,6 +102,7 @@ export async function replayProtocolTape(source: ProtocolTape | PreparedTape | s
       env: scratch.env,
       cwd: options.cwd,
       withDir,
+      pace: options.pace,
     };
     const answers = new TapeAnswers(prepared, withDir);
     const live = new LiveResponses(prepared.count);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { classifyRpc } from '../../core/framing/boundary.js';
 import { type Endpoint, listenTcp, listenUnix } from '../../plumbing/net/endpoint.js';
-import { type Pace, writePaced } from './pace.js';
+import { type Pace, writePaced } from '../pace.js';
 import { BodyTooLarge, DEFAULT_BODY_LIMIT, bearerToken, readBody, refuseBody, sseEvent } from '../../plumbing/net/http-wire.js';
 import { SESSION_PLACEHOLDER, isBatchPath, methodPathRequest, type WireNote } from '../../tape/protocol/wire.js';
 import { splitMessages } from '../protocol/compare.js';

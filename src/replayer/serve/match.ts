@@ -1,4 +1,6 @@
 import { classifyRpc } from '../../core/framing/boundary.js';
+import { dapErrorResponse, idKey } from '../../core/framing/dap.js';
+import { parseObject } from '../../core/framing/rpc.js';
 import type { Normaliser } from '../../core/text/normalise.js';
 import { restore } from '../../core/text/redact.js';
 import type { ProtocolTape, TapePair } from '../../tape/protocol/tape.js';
@@ -97,11 +99,14 @@ export class TapeMatcher {
   }
 }
 
+/** The request without its id (a DAP request's `seq`). */
 function withoutId(requestNorm: string): string | undefined {
   try {
     const v = JSON.parse(requestNorm) as Record<string, unknown>;
-    if (!v || typeof v !== 'object' || Array.isArray(v) || !('id' in v)) return undefined;
-    const { id: _drop, ...rest } = v;
+    if (!v || typeof v !== 'object' || Array.isArray(v)) return undefined;
+    const key = idKey(v);
+    if (!(key in v)) return undefined;
+    const { [key]: _drop, ...rest } = v;
     return JSON.stringify(rest);
   } catch {
     return undefined;
@@ -115,7 +120,7 @@ function renumberResponse(response: string, recorded: ReturnType<typeof classify
       const msg = classifyRpc(line);
       if (msg.type !== 'response' || msg.id !== recorded.id) return line;
       const v = JSON.parse(line) as Record<string, unknown>;
-      v.id = JSON.parse(liveId);
+      v[idKey(v)] = JSON.parse(liveId);
       return `${JSON.stringify(v)}${line.endsWith('\n') ? '\n' : ''}`;
     })
     .join('');
@@ -125,6 +130,8 @@ function renumberResponse(response: string, recorded: ReturnType<typeof classify
 export function unmatchedReply(request: string): string {
   const message = 'tapedeck serve: no recorded response for this request';
   const rpc = classifyRpc(request);
+  const dap = rpc.type === 'request' ? parseObject(request) : undefined;
+  if (dap && idKey(dap) === 'seq') return `${dapErrorResponse(dap, message)}\n`;
   if (rpc.type === 'request') {
     return `${JSON.stringify({ jsonrpc: '2.0', id: JSON.parse(rpc.id), error: { code: -32601, message, data: { request } } })}\n`;
   }

@@ -6,8 +6,8 @@ import { readProtocolTape, type ProtocolTape } from '../../tape/protocol/tape.js
 import { Passthrough } from './passthrough.js';
 import { TapeMatcher, unmatchedReply } from './match.js';
 import { serveLogText } from './log.js';
-import { messagesOf, PACE_READ_MAX_MS, type Pace, writePaced } from './pace.js';
-import { peerMark, pipePeer, waitUntilRead } from '../../plumbing/process/pipe-peer.js';
+import { messagesOf, type Pace, writePaced } from '../pace.js';
+import { pipePeer } from '../../plumbing/process/pipe-peer.js';
 import { CONTENT_LENGTH, ContentLengthSplitter, frameMessage } from '../../core/framing/content-length.js';
 
 export interface ServeOptions {
@@ -77,10 +77,7 @@ export async function serveTape(tapeOrPath: ProtocolTape | string, options: Serv
       served++;
       history.push(request);
       const parts = contentLength ? messagesOf(hit.bytes).map((m) => frameMessage(m.toString('utf8').replace(/\n$/, ''))) : messagesOf(hit.bytes);
-      await writePaced(parts, (part, done) => output.write(part, () => done()), options.pace ?? 'recorded', peer ? () => {
-        const mark = peerMark(peer);
-        return { wait: () => waitUntilRead(peer, mark, PACE_READ_MAX_MS) };
-      } : undefined);
+      await writePaced(parts, (part, done) => output.write(part, () => done()), options.pace ?? 'recorded', peer);
       return;
     }
     if (passthrough) {

@@ -1,4 +1,4 @@
-import type { Pace } from './pace.js';
+import type { Pace } from '../pace.js';
 import type { Server } from 'node:net';
 import { type Endpoint, describeEndpoint, parseHostPort, privateSocketPath } from '../../plumbing/net/endpoint.js';
 import { Normaliser } from '../../core/text/normalise.js';

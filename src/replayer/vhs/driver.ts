@@ -1,5 +1,5 @@
 import { spawnTerminal, type Terminal } from '../../session/terminal.js';
-import { bytesWritten, cpuTime, processState } from './quiet.js';
+import { bytesWritten, cpuTime, processState } from '../../plumbing/process/quiet.js';
 
 /** A command still waits past its own time while a process is busy (running, in the disk), up to this. */
 const BUSY_GRACE_MS = 3000;

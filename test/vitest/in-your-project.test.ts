@@ -1,15 +1,17 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ROOT, run, type RunResult } from '../helpers/cli.js';
+import { installPackedWithoutCompiler } from '../helpers/packed.js';
 
 /**
- * tapedeck as a package user meets it: `npm pack`, installed into a fresh
- * vitest monorepo (two projects, each its own root; one on worker threads, one
- * on forks) on a PATH where every compiler fails, then three vitest runs, each
+ * tapedeck as a package user meets it: `npm pack`, installed on a PATH where every
+ * compiler fails (once per suite run, shared with init.test.ts: test/helpers/packed.ts),
+ * in a fresh vitest monorepo (two projects, each its own root; one on worker threads, one
+ * on forks), then three vitest runs, each
  * checked through vitest's JSON report: from the monorepo root locally (goldens
  * written), of the app project from its parent on CI (nothing written), and
  * from the root with -u. The fixture's tests are in test/fixtures/in-your-project.
@@ -123,20 +125,10 @@ async function typecheckReadme(): Promise<{ res: RunResult; examples: number }> 
 
 beforeAll(async () => {
   rmSync(base, { recursive: true, force: true });
-  mkdirSync(join(base, 'nocc'), { recursive: true });
-  // A machine without a compiler: every compiler and make on PATH fails loudly.
-  for (const tool of ['g++', 'gcc', 'cc', 'c++', 'make', 'clang', 'clang++']) {
-    writeFileSync(join(base, 'nocc', tool), '#!/bin/sh\necho "no compiler on this machine" >&2\nexit 127\n');
-    chmodSync(join(base, 'nocc', tool), 0o755);
-  }
-  execFileSync('npm', ['pack', '--pack-destination', base, '--silent'], { cwd: ROOT, stdio: 'ignore' });
+  mkdirSync(base, { recursive: true });
   cpSync(join(ROOT, 'test/fixtures/in-your-project'), mono, { recursive: true });
   writeFileSync(join(mono, 'package.json'), JSON.stringify({ name: 'fixture-monorepo', private: true, type: 'module' }));
-  install = await run(['npm', 'install', join(base, 'tapedeck-0.1.0.tgz'), '--prefer-offline', '--no-audit', '--no-fund'], {
-    cwd: mono,
-    env: { PATH: `${join(base, 'nocc')}:${process.env.PATH}`, CC: 'false', CXX: 'false' },
-    timeoutMs: 240_000,
-  });
+  install = await installPackedWithoutCompiler(mono);
   if (install.code !== 0) return;
   // The project's own vitest (tapedeck's optional peer): this repository's copy, linked rather than installed again.
   symlinkSync(join(ROOT, 'node_modules/vitest'), join(mono, 'node_modules/vitest'));

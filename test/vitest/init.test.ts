@@ -1,13 +1,14 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CLI, ROOT, run, type RunResult } from '../helpers/cli.js';
+import { installPackedWithoutCompiler } from '../helpers/packed.js';
 
 /**
  * `tapedeck init` in a fresh project that has the packed tapedeck installed (npm pack,
- * npm install of the tarball from npm's cache): the scaffold's own test passes with
+ * npm install of the tarball from npm's cache, once per suite run and shared with
+ * in-your-project.test.ts: test/helpers/packed.ts): the scaffold's own test passes with
  * `vitest run` (writing its golden), then again on CI (comparing, writing nothing).
  */
 const base = join(tmpdir(), `tapedeck-init-${process.pid}`);
@@ -24,9 +25,8 @@ const vitest = (env: NodeJS.ProcessEnv) =>
 beforeAll(async () => {
   rmSync(base, { recursive: true, force: true });
   mkdirSync(project, { recursive: true });
-  execFileSync('npm', ['pack', '--pack-destination', base, '--silent'], { cwd: ROOT, stdio: 'ignore' });
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'fresh', private: true, type: 'module' }));
-  install = await run(['npm', 'install', join(base, 'tapedeck-0.1.0.tgz'), '--prefer-offline', '--no-audit', '--no-fund'], { cwd: project, timeoutMs: 150_000 });
+  install = await installPackedWithoutCompiler(project);
   if (install.code !== 0) return;
   // The project's own vitest: this repository's copy, linked rather than installed again.
   symlinkSync(join(ROOT, 'node_modules/vitest'), join(project, 'node_modules/vitest'));

@@ -1,12 +1,13 @@
-import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ROOT, run, type RunResult } from '../helpers/cli.js';
+import { packedTarball } from '../helpers/packed.js';
 
 /**
- * A protocol-only user: the packed tarball installed with `npm install --omit=optional`
+ * A protocol-only user: the packed tarball (the suite run's one: test/helpers/packed.ts)
+ * installed with `npm install --omit=optional`
  * (offline from npm's cache), which leaves out everything only screenshots and terminals
  * need (package.json's optionalDependencies). record, replay and serve work against
  * examples/agent-server.mjs; a command that needs a left-out package fails with exit 2
@@ -36,11 +37,10 @@ const tapedeck = (args: string[], input?: string) => run([BIN, ...args], { cwd: 
 beforeAll(async () => {
   rmSync(base, { recursive: true, force: true });
   mkdirSync(join(project, 'goldens'), { recursive: true });
-  execFileSync('npm', ['pack', '--pack-destination', base, '--silent'], { cwd: ROOT, stdio: 'ignore' });
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'protocol-only', private: true, type: 'module' }));
   cpSync(join(ROOT, 'examples/agent-server.mjs'), join(project, 'agent-server.mjs'));
   cpSync(join(ROOT, 'examples/project'), join(project, 'src'), { recursive: true });
-  install = await run(['npm', 'install', join(base, 'tapedeck-0.1.0.tgz'), '--omit=optional', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: project, timeoutMs: 120_000 });
+  install = await run(['npm', 'install', await packedTarball(), '--omit=optional', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: project, timeoutMs: 120_000 });
 }, 180_000);
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 

@@ -95,8 +95,11 @@ function scratchBuffer(slot: number, size: number): Buffer {
   return b;
 }
 
-/** zlib inflate of a whole stream; into `out` (at least `size` bytes) when given and Node's zlib still works as it does in Node 20-24. */
-function inflateAll(data: Buffer, size: number, out: Buffer | null): Buffer {
+/**
+ * zlib inflate of a whole stream; into `out` (at least `size` bytes) when given and Node's zlib still works as it does in Node 20-24.
+ * (The compare benchmark's floor inflates with it too: the least a decoder on Node's zlib pays.)
+ */
+export function inflateAll(data: Buffer, size: number, out: Buffer | null): Buffer {
   const chunkSize = Math.max(64, size);
   if (out) {
     // inflateSync's own loop (ZlibBase._processChunk), writing into the
@@ -125,6 +128,19 @@ function joined(chunks: Buffer[], side?: 0 | 1): Buffer {
   return into.subarray(0, total);
 }
 
+/** The data of a PNG's IDAT chunks, in order (views into the file). */
+export function idatChunks(png: Buffer): Buffer[] {
+  const idat: Buffer[] = [];
+  for (let off = 8; off + 8 <= png.length; ) {
+    const len = png.readUInt32BE(off);
+    const type = png.toString('latin1', off + 4, off + 8);
+    if (type === 'IDAT') idat.push(png.subarray(off + 8, off + 8 + len));
+    if (type === 'IEND') break;
+    off += 12 + len;
+  }
+  return idat;
+}
+
 /**
  * The inflated scanlines of an 8-bit RGB/RGBA non-interlaced PNG; null for any
  * other kind (use decodePng). With a `side` (0 or 1) the result lives in memory
@@ -138,14 +154,7 @@ export function inflatePng(png: Buffer, side?: 0 | 1): PngRows | null {
   const interlace = png[28];
   if (!(bitDepth === 8 && (colorType === 2 || colorType === 6) && interlace === 0) || !LITTLE_ENDIAN) return null;
   const bpp = colorType === 6 ? 4 : 3;
-  const idat: Buffer[] = [];
-  for (let off = 8; off + 8 <= png.length; ) {
-    const len = png.readUInt32BE(off);
-    const type = png.toString('latin1', off + 4, off + 8);
-    if (type === 'IDAT') idat.push(png.subarray(off + 8, off + 8 + len));
-    if (type === 'IEND') break;
-    off += 12 + len;
-  }
+  const idat = idatChunks(png);
   const stride = width * bpp;
   const size = (stride + 1) * height;
   let raw: Buffer;

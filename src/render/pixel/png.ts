@@ -41,6 +41,7 @@ export interface PngRows {
   rgba: Buffer;
   /** The same memory as 32-bit words, one per pixel. */
   words: Uint32Array;
+  /** Per row: 0 still filtered, 1 unfiltered, 2 unfiltered and every pixel opaque. */
   done: Uint8Array;
 }
 
@@ -95,8 +96,11 @@ function scratchBuffer(slot: number, size: number): Buffer {
   return b;
 }
 
-/** zlib inflate of a whole stream; into `out` (at least `size` bytes) when given and Node's zlib still works as it does in Node 20-24. */
-function inflateAll(data: Buffer, size: number, out: Buffer | null): Buffer {
+/**
+ * zlib inflate of a whole stream; into `out` (at least `size` bytes) when given and Node's zlib still works as it does in Node 20-24.
+ * (The compare benchmark's floor inflates with it too: the least a decoder on Node's zlib pays.)
+ */
+export function inflateAll(data: Buffer, size: number, out: Buffer | null): Buffer {
   const chunkSize = Math.max(64, size);
   if (out) {
     // inflateSync's own loop (ZlibBase._processChunk), writing into the
@@ -125,6 +129,19 @@ function joined(chunks: Buffer[], side?: 0 | 1): Buffer {
   return into.subarray(0, total);
 }
 
+/** The data of a PNG's IDAT chunks, in order (views into the file). */
+export function idatChunks(png: Buffer): Buffer[] {
+  const idat: Buffer[] = [];
+  for (let off = 8; off + 8 <= png.length; ) {
+    const len = png.readUInt32BE(off);
+    const type = png.toString('latin1', off + 4, off + 8);
+    if (type === 'IDAT') idat.push(png.subarray(off + 8, off + 8 + len));
+    if (type === 'IEND') break;
+    off += 12 + len;
+  }
+  return idat;
+}
+
 /**
  * The inflated scanlines of an 8-bit RGB/RGBA non-interlaced PNG; null for any
  * other kind (use decodePng). With a `side` (0 or 1) the result lives in memory
@@ -138,14 +155,7 @@ export function inflatePng(png: Buffer, side?: 0 | 1): PngRows | null {
   const interlace = png[28];
   if (!(bitDepth === 8 && (colorType === 2 || colorType === 6) && interlace === 0) || !LITTLE_ENDIAN) return null;
   const bpp = colorType === 6 ? 4 : 3;
-  const idat: Buffer[] = [];
-  for (let off = 8; off + 8 <= png.length; ) {
-    const len = png.readUInt32BE(off);
-    const type = png.toString('latin1', off + 4, off + 8);
-    if (type === 'IDAT') idat.push(png.subarray(off + 8, off + 8 + len));
-    if (type === 'IEND') break;
-    off += 12 + len;
-  }
+  const idat = idatChunks(png);
   const stride = width * bpp;
   const size = (stride + 1) * height;
   let raw: Buffer;
@@ -235,15 +245,18 @@ function unfilterRow(img: PngRows, y: number): void {
   // first row): copied or filled in one native call instead of pixel by pixel.
   const p = y * width;
   if (filter !== 3 && filter <= 4 && allZero(raw, s + 1, stride)) {
-    if (y > 0 && (filter === 2 || filter === 4)) words.copyWithin(p, p - width, p);
-    else words.fill(img.bpp === 3 ? 0xff000000 : 0, p, p + width);
-    img.done[y] = 1;
+    if (y > 0 && (filter === 2 || filter === 4)) {
+      words.copyWithin(p, p - width, p);
+      img.done[y] = img.done[y - 1];
+    } else {
+      words.fill(img.bpp === 3 ? 0xff000000 : 0, p, p + width);
+      img.done[y] = img.bpp === 3 ? 2 : 1;
+    }
     return;
   }
   // The first row's filters see zeros above it.
   const [up, u] = y > 0 ? [words, p - width] : [new Uint32Array(width), 0];
-  if (!unfilterInto(img.view, s, img.bpp, width, words, p, up, u)) {
-    throw new PngError(`cannot decode PNG: unknown row filter ${filter}`);
-  }
-  img.done[y] = 1;
+  const alpha = unfilterInto(img.view, s, img.bpp, width, words, p, up, u);
+  if (alpha < 0) throw new PngError(`cannot decode PNG: unknown row filter ${filter}`);
+  img.done[y] = alpha === 255 ? 2 : 1;
 }

@@ -48,50 +48,104 @@ function paeth4(a: number, b: number, c: number): number {
 }
 
 // Each reads pixel bytes from `i`, writes out[p .. end); the row above is up[u ..].
-// RGB: the fourth byte of each little-endian load (the next pixel's) is masked off, alpha 255 set.
+// RGB: four pixels are read as three little-endian words (twelve bytes; 1.7 against 2.6 ns a pixel for
+// one load per pixel) and split with rgbAt; the last width % 4 pixels one load each, the fourth byte of
+// each (the next pixel's) masked off. Alpha 255 is set.
+
+/** Pixel k (0-3) of the four RGB pixels in words w0, w1, w2 (little-endian), alpha 0. */
+function rgbAt(k: number, w0: number, w1: number, w2: number): number {
+  return k === 0 ? w0 & 0xffffff : k === 1 ? (w0 >>> 24) | ((w1 & 0xffff) << 8) : k === 2 ? (w1 >>> 16) | ((w2 & 0xff) << 16) : w2 >>> 8;
+}
 
 function none3(raw: DataView, i: number, out: Uint32Array, p: number, end: number): void {
+  for (; p + 4 <= end; p += 4, i += 12) {
+    const w0 = raw.getInt32(i, true);
+    const w1 = raw.getInt32(i + 4, true);
+    const w2 = raw.getInt32(i + 8, true);
+    out[p] = rgbAt(0, w0, w1, w2) | 0xff000000;
+    out[p + 1] = rgbAt(1, w0, w1, w2) | 0xff000000;
+    out[p + 2] = rgbAt(2, w0, w1, w2) | 0xff000000;
+    out[p + 3] = rgbAt(3, w0, w1, w2) | 0xff000000;
+  }
   for (; p < end; p++, i += 3) out[p] = raw.getInt32(i, true) | 0xff000000;
 }
-function none4(raw: DataView, i: number, out: Uint32Array, p: number, end: number): void {
-  for (; p < end; p++, i += 4) out[p] = raw.getInt32(i, true);
+function none4(raw: DataView, i: number, out: Uint32Array, p: number, end: number): number {
+  let all = -1;
+  for (; p < end; p++, i += 4) all &= out[p] = raw.getInt32(i, true);
+  return all >>> 24;
 }
 function sub3(raw: DataView, i: number, out: Uint32Array, p: number, end: number): void {
   let left = 0;
+  for (; p + 4 <= end; p += 4, i += 12) {
+    const w0 = raw.getInt32(i, true);
+    const w1 = raw.getInt32(i + 4, true);
+    const w2 = raw.getInt32(i + 8, true);
+    out[p] = left = add(rgbAt(0, w0, w1, w2), left) | 0xff000000;
+    out[p + 1] = left = add(rgbAt(1, w0, w1, w2), left) | 0xff000000;
+    out[p + 2] = left = add(rgbAt(2, w0, w1, w2), left) | 0xff000000;
+    out[p + 3] = left = add(rgbAt(3, w0, w1, w2), left) | 0xff000000;
+  }
   for (; p < end; p++, i += 3) {
     left = add(raw.getInt32(i, true) & 0xffffff, left) | 0xff000000;
     out[p] = left;
   }
 }
-function sub4(raw: DataView, i: number, out: Uint32Array, p: number, end: number): void {
+function sub4(raw: DataView, i: number, out: Uint32Array, p: number, end: number): number {
   let left = 0;
+  let all = -1;
   for (; p < end; p++, i += 4) {
     left = add(raw.getInt32(i, true), left);
     out[p] = left;
+    all &= left;
   }
+  return all >>> 24;
 }
 function up3(raw: DataView, i: number, out: Uint32Array, p: number, end: number, up: Uint32Array, u: number): void {
+  for (; p + 4 <= end; p += 4, i += 12, u += 4) {
+    const w0 = raw.getInt32(i, true);
+    const w1 = raw.getInt32(i + 4, true);
+    const w2 = raw.getInt32(i + 8, true);
+    out[p] = add(rgbAt(0, w0, w1, w2), up[u]) | 0xff000000;
+    out[p + 1] = add(rgbAt(1, w0, w1, w2), up[u + 1]) | 0xff000000;
+    out[p + 2] = add(rgbAt(2, w0, w1, w2), up[u + 2]) | 0xff000000;
+    out[p + 3] = add(rgbAt(3, w0, w1, w2), up[u + 3]) | 0xff000000;
+  }
   for (; p < end; p++, i += 3, u++) out[p] = add(raw.getInt32(i, true) & 0xffffff, up[u]) | 0xff000000;
 }
-function up4(raw: DataView, i: number, out: Uint32Array, p: number, end: number, up: Uint32Array, u: number): void {
-  for (; p < end; p++, i += 4, u++) out[p] = add(raw.getInt32(i, true), up[u]);
+function up4(raw: DataView, i: number, out: Uint32Array, p: number, end: number, up: Uint32Array, u: number): number {
+  let all = -1;
+  for (; p < end; p++, i += 4, u++) all &= out[p] = add(raw.getInt32(i, true), up[u]);
+  return all >>> 24;
 }
 function avg3(raw: DataView, i: number, out: Uint32Array, p: number, end: number, up: Uint32Array, u: number): void {
   let left = 0;
+  for (; p + 4 <= end; p += 4, i += 12, u += 4) {
+    const w0 = raw.getInt32(i, true);
+    const w1 = raw.getInt32(i + 4, true);
+    const w2 = raw.getInt32(i + 8, true);
+    out[p] = left = add(rgbAt(0, w0, w1, w2), avg(left, up[u])) | 0xff000000;
+    out[p + 1] = left = add(rgbAt(1, w0, w1, w2), avg(left, up[u + 1])) | 0xff000000;
+    out[p + 2] = left = add(rgbAt(2, w0, w1, w2), avg(left, up[u + 2])) | 0xff000000;
+    out[p + 3] = left = add(rgbAt(3, w0, w1, w2), avg(left, up[u + 3])) | 0xff000000;
+  }
   for (; p < end; p++, i += 3, u++) {
     left = add(raw.getInt32(i, true) & 0xffffff, avg(left, up[u])) | 0xff000000;
     out[p] = left;
   }
 }
-function avg4(raw: DataView, i: number, out: Uint32Array, p: number, end: number, up: Uint32Array, u: number): void {
+function avg4(raw: DataView, i: number, out: Uint32Array, p: number, end: number, up: Uint32Array, u: number): number {
   let left = 0;
+  let all = -1;
   for (; p < end; p++, i += 4, u++) {
     left = add(raw.getInt32(i, true), avg(left, up[u]));
     out[p] = left;
+    all &= left;
   }
+  return all >>> 24;
 }
 // Only the bytes of a pixel count: RGB words are compared with alpha forced alike.
 // Where left = upper-left every byte predicts the byte above; where above = upper-left, the byte to the left.
+// (Paeth keeps one load per pixel: split from three words it measured slower, 4.3 against 3.4 ns a pixel.)
 function paethRow3(raw: DataView, i: number, out: Uint32Array, p: number, end: number, up: Uint32Array, u: number): void {
   let left = 0;
   let upLeft = 0;
@@ -103,16 +157,19 @@ function paethRow3(raw: DataView, i: number, out: Uint32Array, p: number, end: n
     upLeft = above;
   }
 }
-function paethRow4(raw: DataView, i: number, out: Uint32Array, p: number, end: number, up: Uint32Array, u: number): void {
+function paethRow4(raw: DataView, i: number, out: Uint32Array, p: number, end: number, up: Uint32Array, u: number): number {
   let left = 0;
   let upLeft = 0;
+  let all = -1;
   for (; p < end; p++, i += 4, u++) {
     const above = up[u] | 0; // signed, as `left` is, so that equal pixels compare equal
     const pred = left === upLeft ? above : above === upLeft ? left : paeth4(left, above, upLeft);
     left = add(raw.getInt32(i, true), pred);
     out[p] = left;
+    all &= left;
     upLeft = above;
   }
+  return all >>> 24;
 }
 
 /**
@@ -121,34 +178,35 @@ function paethRow4(raw: DataView, i: number, out: Uint32Array, p: number, end: n
  * above as unfiltered words starting at `u` (all zero for the first row).
  * Each pixel is read as one little-endian 32-bit load (an RGB pixel's fourth
  * byte, the next one's, is masked off), so `raw` must have a byte to spare
- * after the last row. Returns false for an unknown filter.
+ * after the last row. Returns the alpha bytes of the row's pixels ANDed together (255: every
+ * pixel opaque; RGB rows always), or -1 for an unknown filter.
  */
-export function unfilterInto(raw: DataView, s: number, bpp: 3 | 4, width: number, out: Uint32Array, p: number, up: Uint32Array, u: number): boolean {
+export function unfilterInto(raw: DataView, s: number, bpp: 3 | 4, width: number, out: Uint32Array, p: number, up: Uint32Array, u: number): number {
   const i = s + 1;
   const end = p + width;
   const rgb = bpp === 3;
   switch (raw.getUint8(s)) {
     case 0:
-      if (rgb) none3(raw, i, out, p, end);
-      else none4(raw, i, out, p, end);
-      return true;
+      if (!rgb) return none4(raw, i, out, p, end);
+      none3(raw, i, out, p, end);
+      return 255;
     case 1:
-      if (rgb) sub3(raw, i, out, p, end);
-      else sub4(raw, i, out, p, end);
-      return true;
+      if (!rgb) return sub4(raw, i, out, p, end);
+      sub3(raw, i, out, p, end);
+      return 255;
     case 2:
-      if (rgb) up3(raw, i, out, p, end, up, u);
-      else up4(raw, i, out, p, end, up, u);
-      return true;
+      if (!rgb) return up4(raw, i, out, p, end, up, u);
+      up3(raw, i, out, p, end, up, u);
+      return 255;
     case 3:
-      if (rgb) avg3(raw, i, out, p, end, up, u);
-      else avg4(raw, i, out, p, end, up, u);
-      return true;
+      if (!rgb) return avg4(raw, i, out, p, end, up, u);
+      avg3(raw, i, out, p, end, up, u);
+      return 255;
     case 4:
-      if (rgb) paethRow3(raw, i, out, p, end, up, u);
-      else paethRow4(raw, i, out, p, end, up, u);
-      return true;
+      if (!rgb) return paethRow4(raw, i, out, p, end, up, u);
+      paethRow3(raw, i, out, p, end, up, u);
+      return 255;
     default:
-      return false;
+      return -1;
   }
 }

@@ -13,8 +13,10 @@
 // dist/ file (client/spawn-host.ts finds it from the package root).
 // The chunks are CommonJS, and the bin, dist/bundle/tapedeck.js, is scripts/bundle-loader.cjs: it
 // loads them with the V8 code cache written here beside each (CHUNK.js.cache), and says why.
-import { copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { Script } from 'node:vm';
 import { build } from 'rolldown';
@@ -151,9 +153,36 @@ copyFileSync(resolve(root, 'scripts/bundle-loader.cjs'), join(out, 'tapedeck.js'
 const bin = join(out, 'bin.js');
 writeFileSync(bin, readFileSync(bin, 'utf8').replace(/^#!/, '//'));
 const { WRAPPER } = createRequire(import.meta.url)('./bundle-loader.cjs');
-for (const name of readdirSync(out).filter((f) => f.endsWith('.js') && f !== 'tapedeck.js')) {
-  const file = join(out, name);
-  writeFileSync(`${file}.cache`, new Script(`${WRAPPER}${readFileSync(file, 'utf8')}\n})`, { filename: file }).createCachedData());
+const chunkFiles = readdirSync(out).filter((f) => f.endsWith('.js') && f !== 'tapedeck.js').map((f) => join(out, f));
+const compile = (file, cachedData) => new Script(`${WRAPPER}${readFileSync(file, 'utf8')}\n})`, { filename: file, cachedData, columnOffset: -WRAPPER.length });
+// First every chunk's top level, then the protocol commands run through the bin, each adding the
+// functions its start compiles on first call (bundle-code-cache.cjs): what each such start
+// would otherwise compile before it does anything.
+for (const file of chunkFiles) writeFileSync(`${file}.cache`, compile(file).createCachedData());
+trainCodeCache();
+for (const file of chunkFiles) if (compile(file, readFileSync(`${file}.cache`)).cachedDataRejected) throw new Error(`bundle-cli: V8 rejects the code cache of ${file}`);
+
+function trainCodeCache() {
+  const dir = mkdtempSync(join(tmpdir(), 'tapedeck-bundle-'));
+  const server = ['node', '-e', 'require("readline").createInterface({ input: process.stdin }).on("line", (l) => console.log(JSON.stringify({ jsonrpc: "2.0", id: JSON.parse(l).id, result: {} })))'];
+  const ping = '{"jsonrpc":"2.0","id":1,"method":"ping"}\n';
+  const runs = [
+    //[['record', '--out', 'ping.ndjson', '--', ...server], ping],
+    //[['replay', 'ping.ndjson', '--', ...server]],
+    [['replay', 'missing.ndjson', '--', 'true'], '', 2],
+    [['serve', 'missing.ndjson'], '', 2],
+    [['explain', 'TD1001']],
+    [['fix', '--apply', '--from-stdin'], ''],
+    ...['replay', 'record', 'serve', 'explain', 'fix'].map((c) => [[c, '--help']]),
+  ];
+  try {
+    for (const [args, input = '', code = 0] of runs) {
+      const r = spawnSync(process.execPath, ['--require', resolve(root, 'scripts/bundle-code-cache.cjs'), join(out, 'tapedeck.js'), ...args], { cwd: dir, input, encoding: 'utf8' });
+      if (r.status !== code) throw new Error(`bundle-cli: tapedeck ${args.join(' ')} exited ${r.status}, expected ${code}: ${r.stderr}`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 if (!chunks || chunks.cli.size < 5 || chunks.shared.size < 10) throw new Error('bundle-cli: the cli and run-shared chunks are nearly empty; the import graph was not read');
 const sizes = [...chunks.own].map(([c, ids]) => `${c} ${ids.size}`).join(', ');

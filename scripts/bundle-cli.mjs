@@ -157,18 +157,15 @@ const chunkFiles = readdirSync(out).filter((f) => f.endsWith('.js') && f !== 'ta
 const compile = (file, cachedData) => new Script(`${WRAPPER}${readFileSync(file, 'utf8')}\n})`, { filename: file, cachedData, columnOffset: -WRAPPER.length });
 // First every chunk's top level, then the protocol commands run through the bin, each adding the
 // functions its start compiles on first call (bundle-code-cache.cjs): what each such start
-// would otherwise compile before it does anything.
+// would otherwise compile before it does anything. (Training on a full record and replay too made
+// caches that took as long to read as the compiling they spared: docs/benchmarks.md.)
 for (const file of chunkFiles) writeFileSync(`${file}.cache`, compile(file).createCachedData());
 trainCodeCache();
 for (const file of chunkFiles) if (compile(file, readFileSync(`${file}.cache`)).cachedDataRejected) throw new Error(`bundle-cli: V8 rejects the code cache of ${file}`);
 
 function trainCodeCache() {
   const dir = mkdtempSync(join(tmpdir(), 'tapedeck-bundle-'));
-  const server = ['node', '-e', 'require("readline").createInterface({ input: process.stdin }).on("line", (l) => console.log(JSON.stringify({ jsonrpc: "2.0", id: JSON.parse(l).id, result: {} })))'];
-  const ping = '{"jsonrpc":"2.0","id":1,"method":"ping"}\n';
   const runs = [
-    //[['record', '--out', 'ping.ndjson', '--', ...server], ping],
-    //[['replay', 'ping.ndjson', '--', ...server]],
     [['replay', 'missing.ndjson', '--', 'true'], '', 2],
     [['serve', 'missing.ndjson'], '', 2],
     [['explain', 'TD1001']],

@@ -11,8 +11,14 @@
 // register exit hooks there. The cast-reading worker is a second entry, beside the chunks as it is
 // beside cast/play.js in dist/; the agent-tty host that `tapedeck session` starts is the unbundled
 // dist/ file (client/spawn-host.ts finds it from the package root).
-import { rmSync } from 'node:fs';
-import { relative, resolve } from 'node:path';
+// The chunks are CommonJS, and the bin, dist/bundle/tapedeck.js, is scripts/bundle-loader.cjs: it
+// loads them with the V8 code cache written here beside each (CHUNK.js.cache), and says why.
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import { Script } from 'node:vm';
 import { build } from 'rolldown';
 
 const root = resolve(import.meta.dirname, '..');
@@ -98,7 +104,7 @@ function groups() {
 
 rmSync(out, { recursive: true, force: true });
 await build({
-  input: { tapedeck: main, 'steps-worker': worker },
+  input: { bin: main, 'steps-worker': worker },
   platform: 'node',
   external: (id) => !id.startsWith('.') && !id.startsWith('/'),
   plugins: [
@@ -111,10 +117,17 @@ await build({
   ],
   output: {
     dir: out,
-    format: 'esm',
+    // CommonJS: an ES module entry starts Node's ES module loader (about 5 ms of every start), and
+    // only scripts can be given a code cache on Node 20. Strict, as the ES modules were; import()
+    // of a package or built-in becomes require(), so no path starts the ES module loader.
+    format: 'cjs',
+    strict: true,
+    dynamicImportInCjs: false,
     sourcemap: true,
     // Smaller files parse sooner: about 3 ms of a protocol run's start (the source maps lead back).
     minify: true,
+    // One non-ASCII character makes V8 hold the whole chunk as two-byte text.
+    charset: 'ascii',
     entryFileNames: '[name].js',
     chunkFileNames: '[name]-[hash].js',
     codeSplitting: {
@@ -132,6 +145,42 @@ await build({
     handler(level, log);
   },
 });
+// The bin: the loader, with the chunks marked CommonJS (a package.json that names no package:
+// core/package-root.ts looks past it), and each chunk's code cache, compiled as the loader does.
+writeFileSync(join(out, 'package.json'), '{ "type": "commonjs" }\n');
+copyFileSync(resolve(root, 'scripts/bundle-loader.cjs'), join(out, 'tapedeck.js'));
+// The loader compiles bin.js inside a function, where a #! line is a syntax error (same length: the map holds).
+const bin = join(out, 'bin.js');
+writeFileSync(bin, readFileSync(bin, 'utf8').replace(/^#!/, '//'));
+const { WRAPPER } = createRequire(import.meta.url)('./bundle-loader.cjs');
+const chunkFiles = readdirSync(out).filter((f) => f.endsWith('.js') && f !== 'tapedeck.js').map((f) => join(out, f));
+const compile = (file, cachedData) => new Script(`${WRAPPER}${readFileSync(file, 'utf8')}\n})`, { filename: file, cachedData, columnOffset: -WRAPPER.length });
+// First every chunk's top level, then the protocol commands run through the bin, each adding the
+// functions its start compiles on first call (bundle-code-cache.cjs): what each such start
+// would otherwise compile before it does anything. (Training on a full record and replay too made
+// caches that took as long to read as the compiling they spared: docs/benchmarks.md.)
+for (const file of chunkFiles) writeFileSync(`${file}.cache`, compile(file).createCachedData());
+trainCodeCache();
+for (const file of chunkFiles) if (compile(file, readFileSync(`${file}.cache`)).cachedDataRejected) throw new Error(`bundle-cli: V8 rejects the code cache of ${file}`);
+
+function trainCodeCache() {
+  const dir = mkdtempSync(join(tmpdir(), 'tapedeck-bundle-'));
+  const runs = [
+    [['replay', 'missing.ndjson', '--', 'true'], '', 2],
+    [['serve', 'missing.ndjson'], '', 2],
+    [['explain', 'TD1001']],
+    [['fix', '--apply', '--from-stdin'], ''],
+    ...['replay', 'record', 'serve', 'explain', 'fix'].map((c) => [[c, '--help']]),
+  ];
+  try {
+    for (const [args, input = '', code = 0] of runs) {
+      const r = spawnSync(process.execPath, ['--require', resolve(root, 'scripts/bundle-code-cache.cjs'), join(out, 'tapedeck.js'), ...args], { cwd: dir, input, encoding: 'utf8' });
+      if (r.status !== code) throw new Error(`bundle-cli: tapedeck ${args.join(' ')} exited ${r.status}, expected ${code}: ${r.stderr}`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 if (!chunks || chunks.cli.size < 5 || chunks.shared.size < 10) throw new Error('bundle-cli: the cli and run-shared chunks are nearly empty; the import graph was not read');
 const sizes = [...chunks.own].map(([c, ids]) => `${c} ${ids.size}`).join(', ');
-console.error(`bundle: ${relative(root, out)}/tapedeck.js (modules: cli ${chunks.cli.size}, run-shared ${chunks.shared.size}, ${sizes})`);
+console.error(`bundle: ${relative(root, out)}/tapedeck.js, CommonJS chunks with code caches (modules: cli ${chunks.cli.size}, run-shared ${chunks.shared.size}, ${sizes})`);

@@ -1,6 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
+import { Script } from 'node:vm';
 import { agentHome } from '../helpers/agent-tty.js';
 import { CLI, ROOT, run, useTempDirs } from '../helpers/cli.js';
 
@@ -17,7 +19,7 @@ afterAll(async () => {
 });
 
 // Preloaded into the bin: every module file it loads, ES modules (a load hook) and CommonJS
-// (require's cache at exit, where createRequire'd packages such as node-pty land).
+// (require's cache at exit, where the bundle's chunks and createRequire'd packages such as node-pty land).
 function loadRecorder(dir: string): { preload: string; list: string } {
   const list = join(dir, 'loaded.txt');
   const hook = `import { appendFileSync } from 'node:fs';
@@ -58,6 +60,21 @@ describe('the bundled bin', () => {
     expect(r.stdout.trim()).toBe(`tapedeck ${pkg.version}`);
   });
 
+  // The bin compiles each chunk with the V8 code cache the build wrote beside it (scripts/bundle-loader.cjs):
+  // a cache V8 rejects is silently compiled from source, so only this shows that the caches still fit.
+  it('ships a code cache V8 accepts beside every chunk, as the bin compiles them', () => {
+    const dir = join(ROOT, 'dist/bundle');
+    const { WRAPPER } = createRequire(import.meta.url)(join(dir, 'tapedeck.js')) as { WRAPPER: string };
+    const chunks = readdirSync(dir).filter((f) => f.endsWith('.js') && f !== 'tapedeck.js');
+    expect(chunks.length).toBeGreaterThan(10);
+    const rejected = chunks.filter((f) => {
+      const file = join(dir, f);
+      const source = `${WRAPPER}${readFileSync(file, 'utf8')}\n})`;
+      return new Script(source, { filename: file, cachedData: readFileSync(`${file}.cache`), columnOffset: -WRAPPER.length }).cachedDataRejected;
+    });
+    expect(rejected).toEqual([]);
+  });
+
   const runs: Array<[string, string[], number, string?]> = [
     ['replay, a missing tape', ['replay', 'missing.ndjson', '--', 'true'], 2],
     ['serve, a missing tape', ['serve', 'missing.ndjson'], 2],
@@ -73,6 +90,8 @@ describe('the bundled bin', () => {
       const own = r.files.filter((f) => !f.startsWith('node_modules/'));
       expect(own.every((f) => f.startsWith('dist/bundle/')), own.join(', ')).toBe(true);
       expect(own.length, own.join(', ')).toBeLessThanOrEqual(6);
+      // The bin's loader puts each chunk in require.cache, where the recorder finds it: the bin and its cli chunk at least.
+      expect(own.filter((f) => /^dist\/bundle\/(tapedeck|bin|cli-.*)\.js$/.test(f)).length, own.join(', ')).toBe(3);
       expect(r.files.filter((f) => HEAVY.some((p) => f.startsWith(`node_modules/${p}`)))).toEqual([]);
       // Only HTTP tapes, transports and PNGs need these; they stay behind lazy imports in the bundle too
       // (worker_threads is left out: the load hook above runs on one).

@@ -17,7 +17,8 @@ import { ProgressLine } from '../progress.js';
 import type { CliIO } from '../io.js';
 import type { ScreenshotCheckpointOptions, TerminalTapeResult } from '../../replayer/terminal/replay.js';
 import { DEFAULT_STEP_TIMEOUT_MS } from '../../replayer/terminal/defaults.js';
-import { relative } from 'node:path';
+import { relative, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { parseIntOption } from '../args.js';
 import type { CommandContext } from '../command.js';
 import type { replayOptions } from '../replay-options.js';
@@ -190,8 +191,6 @@ function screenshotLines(result: ReplayTapesResult, cwd: string): string {
  */
 async function writeJson(result: ReplayTapesResult, summaryOnStdout: boolean, io: CliIO, includeSource: boolean): Promise<void> {
   const { driftToEnvelope, withSource } = await import('../../replayer/protocol/envelopes.js');
-  const { readFileSync } = await import('node:fs');
-  const { resolve } = await import('node:path');
   const out: string[] = [];
   const files = new Map<string, string[] | undefined>();
   for (const tape of result.tapes) {

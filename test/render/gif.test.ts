@@ -243,8 +243,9 @@ describe('tapedeck export --format gif', () => {
     closeSync(fd);
     const out = join(temp.dir, 'long.gif');
     // The bin in a process that reports its own peak RSS as it exits.
-    const measured = `process.on('exit', () => process.stderr.write('maxrss=' + process.resourceUsage().maxRSS + '\\n')); process.argv.splice(1, 0, 'bin'); await import(${JSON.stringify(pathToFileURL(CLI).href)});`;
-    const r = await run([process.execPath, '--input-type=module', '-e', measured, 'export', file, '--format', 'gif', '--fps', '2', '--out', out, '--json'], { timeoutMs: SOAK ? 600_000 : 55_000 });
+    const measured = join(temp.dir, 'maxrss.cjs');
+    writeFileSync(measured, "process.on('exit', () => process.stderr.write('maxrss=' + process.resourceUsage().maxRSS + '\\n'));\n");
+    const r = await run([process.execPath, '--require', measured, CLI, 'export', file, '--format', 'gif', '--fps', '2', '--out', out, '--json'], { timeoutMs: SOAK ? 600_000 : 55_000 });
     expect(r.code).toBe(0);
     const result = JSON.parse(r.stdout).result;
     const rssMb = Number(/maxrss=(\d+)/.exec(r.stderr)![1]) / 1024;

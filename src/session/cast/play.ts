@@ -123,7 +123,7 @@ async function* stepsVia(
       if (parsed) unacked += parsed;
       // Parsed synchronously, nothing keeps it: the worker decodes into it again.
       if (item.kind === 'codepoints') spare.push(item.codepoints.buffer as ArrayBuffer);
-      // Acked a megabyte at a time (the worker's window is 8 MB): a message per batch cost the main thread.
+      // Acked every ACK_BYTES (the worker's window is MAX_UNACKED, 6 MB): a message per batch cost the main thread.
       if (unacked >= ACK_BYTES || (unacked > 0 && item.kind !== 'output' && item.kind !== 'codepoints')) {
         worker.postMessage({ ack: unacked, spare }, spare);
         unacked = 0;

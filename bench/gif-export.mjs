@@ -10,7 +10,6 @@
 // CPU time, so a loaded run measured 17.8% wall against 2.9% CPU.
 // RECORD_SECONDS (default 30) sets the length of the session, RUNS the runs (median).
 import { spawnSync } from 'node:child_process';
-import { pathToFileURL } from 'node:url';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -51,11 +50,13 @@ const times = [];
 const cpu = [];
 let result;
 // The bin, in a process that also reports its CPU time as it exits (a loaded machine stretches wall time).
-const measured = `process.on('exit', () => { const u = process.resourceUsage(); process.stderr.write('cpu=' + (u.userCPUTime + u.systemCPUTime) / 1000 + ' rss=' + u.maxRSS + '\\n'); }); process.argv.splice(1, 0, 'bin'); await import(${JSON.stringify(pathToFileURL(BIN).href)});`;
+// A --require preload: the bin is a CommonJS loader that runs only as the main module.
+const measured = join(dir, 'report-cpu.cjs');
+writeFileSync(measured, "process.on('exit', () => { const u = process.resourceUsage(); process.stderr.write('cpu=' + (u.userCPUTime + u.systemCPUTime) / 1000 + ' rss=' + u.maxRSS + '\\n'); });\n");
 for (let i = 0; i < RUNS; i++) {
   const t0 = performance.now();
   // The idle limit is set above every pause so the GIF keeps the session's own timing.
-  const r = spawnSync(process.execPath, ['--input-type=module', '-e', measured, 'export', cast, '--format', 'gif', '--idle-time-limit', '60', '--out', gif, '--json'], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['--require', measured, BIN, 'export', cast, '--format', 'gif', '--idle-time-limit', '60', '--out', gif, '--json'], { encoding: 'utf8' });
   times.push(performance.now() - t0);
   if (r.status !== 0) throw new Error(`export failed: ${r.stderr}`);
   result = JSON.parse(r.stdout).result;

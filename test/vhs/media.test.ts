@@ -21,6 +21,11 @@ const STYLE = ['Set Width 320', 'Set Height 160', 'Set FontSize 12', 'Set Paddin
 // Timeline: 7 keys x 50 ms + Enter 50 ms + 600 ms = 1 s: 10 frames at 10 a second.
 const tape = (word: string, extra: string[] = []) => [...extra, ...STYLE, `Type "echo ${word}"`, 'Enter', 'Sleep 600ms', ''].join('\n');
 
+/** The commands of this process's children, as ps shows them (a zombie too). */
+function childCommands(): string[] {
+  return spawnSync('ps', ['-o', 'comm=', '--ppid', String(process.pid)], { encoding: 'utf8' }).stdout.split('\n').map((l) => l.trim()).filter((l) => l !== '' && l !== 'ps');
+}
+
 function gifFrames(file: string): { delays: number[]; last: Uint8Array; first: Uint8Array; width: number; height: number } {
   const r = new GifReader(readFileSync(file));
   const px = new Uint8Array(r.width * r.height * 4);
@@ -79,6 +84,8 @@ describe('tapedeck vhs: GIF, video and frames outputs', () => {
     expect(drift.code).toBe(1);
     const codes = drift.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { code: string }).code);
     expect(codes).toEqual(['TD1205', 'TD1205', 'TD1205', 'TD1205']);
+    // The video comparisons stopped at the first differing frame: their ffmpeg decoders are gone, zombies included (this process ran them).
+    expect(childCommands()).not.toContain('ffmpeg');
     expect(drift.stderr).toMatch(/d\.gif differs: at 0\.\d+ s: \d+ pixels differ/);
     expect(drift.stderr).toMatch(/frames\/: \d+ of 10 frames differ/);
     expect(existsSync(join(dir, 'd.gif.new'))).toBe(true);

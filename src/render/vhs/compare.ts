@@ -27,6 +27,15 @@ export async function compareAnimations(
   const opts = validateCompareOptions(options);
   const a = iterate(expected);
   const b = iterate(actual);
+  try {
+    return await compareFrames(a, b, opts);
+  } finally {
+    // A verdict before the end stops both sources: a video decoder's ffmpeg is killed and reaped.
+    await Promise.all([a.return?.(), b.return?.()]);
+  }
+}
+
+async function compareFrames(a: AsyncIterator<TimedPicture>, b: AsyncIterator<TimedPicture>, opts: ReturnType<typeof validateCompareOptions>): Promise<AnimationVerdict> {
   let ea = await a.next();
   let eb = await b.next();
   if (ea.done || eb.done) return ea.done && eb.done ? { pass: true } : { pass: false, message: ea.done ? 'the golden has no frame' : 'the run has no frame' };

@@ -87,6 +87,11 @@ export async function* decodeVideo(bytes: Buffer): AsyncGenerator<TimedPicture> 
     const fps = num && den ? num / den : Number(num);
     if (!(width > 0 && height > 0 && fps > 0)) throw new TapedeckError('EXPORT_ERROR', `not a video ffprobe can read${probe.stderr ? `: ${probe.stderr.trim().slice(0, 300)}` : ''}`);
     const ff = spawn(ffmpegBin(), ['-loglevel', 'error', '-i', path, '-f', 'rawvideo', '-pix_fmt', 'rgba', '-'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    // Reaped before the generator returns: a caller that stops early leaves no ffmpeg (or zombie) behind.
+    const closed = new Promise<void>((resolve, reject) => {
+      ff.once('error', (err: NodeJS.ErrnoException) => reject(missing(err, 'ffmpeg')));
+      ff.once('close', () => resolve());
+    });
     const size = width * height * 4;
     let buf: Buffer = Buffer.alloc(0);
     try {
@@ -99,7 +104,9 @@ export async function* decodeVideo(bytes: Buffer): AsyncGenerator<TimedPicture> 
       }
     } finally {
       ff.kill('SIGKILL');
+      await closed.catch(() => undefined);
     }
+    await closed; // a spawn error (no ffmpeg) is the caller's to see
   } finally {
     rmSync(path, { force: true });
   }

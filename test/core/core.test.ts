@@ -86,6 +86,28 @@ describe('ResponseFramer', () => {
     expect(framer.resolveRule('hello')).toEqual({ kind: 'idle', ms: 300 });
   });
 
+  test('a replayed cancelled request ends with its own recorded lines or once the server\'s line total reaches the recorded one, whichever comes first', () => {
+    const { framer, done, line } = frame({ kind: 'jsonrpc' });
+    framer.addRequest('{"jsonrpc":"2.0","id":0,"method":"initialize"}');
+    line('{"jsonrpc":"2.0","id":0,"result":{}}');
+    // Recorded: the server's timer request came while the call ran (2 lines by then). Live: it came earlier, before the call went.
+    line('{"jsonrpc":"2.0","id":"s1","method":"roots/list"}');
+    const early = framer.addRequest('{"jsonrpc":"2.0","id":1,"method":"tools/call"}', { endAfterLines: 1, endAfterTotal: 2 })!;
+    expect(early.complete).toBe(true);
+    // Not reached yet: it waits for the server's next line, whichever exchange that line goes to.
+    const waiting = framer.addRequest('{"jsonrpc":"2.0","id":2,"method":"tools/call"}', { endAfterLines: 2, endAfterTotal: 4 })!;
+    expect(waiting.complete).toBe(false);
+    line('{"jsonrpc":"2.0","method":"notifications/message"}');
+    expect(waiting.complete).toBe(false);
+    line('{"jsonrpc":"2.0","method":"notifications/message"}');
+    expect(waiting.complete).toBe(true);
+    // The own-lines rule still ends one whose lines came later than recorded (the total is then ahead).
+    const own = framer.addRequest('{"jsonrpc":"2.0","id":3,"method":"tools/call"}', { endAfterLines: 1, endAfterTotal: 99 })!;
+    line('{"jsonrpc":"2.0","method":"notifications/progress"}');
+    expect(own.complete).toBe(true);
+    expect(done.map((e) => e.request)).toEqual([expect.stringContaining('initialize'), expect.stringContaining('"id":1'), expect.stringContaining('"id":2'), expect.stringContaining('"id":3')]);
+  });
+
   test('holdLast keeps late server messages in the last pair', () => {
     const { framer, done, line, text } = frame({ kind: 'jsonrpc' }, true);
     framer.addRequest('{"jsonrpc":"2.0","id":1,"method":"a"}');

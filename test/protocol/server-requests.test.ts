@@ -79,6 +79,26 @@ describe('server-to-client requests', () => {
     expect(other.stderr).toContain('$.error: expected {"code":-32800,"message":"Request cancelled"}, got nothing (missing)');
   });
 
+  test('a cancelled call whose recorded output was a server request on a timer: the cancel goes at its recorded place when that request comes a request earlier (as under load)', async () => {
+    // Recorded: roots/list 20 ms after initialized, while `slow` ran (cancelled at 100 ms): it is in slow's response.
+    const tape = join(temp(), 'early.ndjson');
+    await recordMini(tape, { ROOTS_AFTER_MS: '20' });
+    const pairs = pairsOf(tape);
+    const slow = pairs.findIndex((p) => p.request.includes('"name":"slow"'));
+    expect(pairs[slow].response).toContain('"method":"roots/list"');
+    expect(pairs.some((p) => p.request.includes('notifications/cancelled'))).toBe(true);
+    // Live, the same request comes with the initialize answer: the cancel must not wait for a line that already came
+    // (it did, until the timeout, and the call's result then came: drift). The 3 s call finishing first would show.
+    const [early, same] = await Promise.all([
+      tapedeckInProcess(['replay', tape, '--timeout-ms', '5000', '--', ...RPC], { env: { ROOTS_AFTER_MS: 'initialize' } }),
+      tapedeckInProcess(['replay', tape, '--timeout-ms', '5000', '--', ...RPC], { env: { ROOTS_AFTER_MS: '20' } }),
+    ]);
+    for (const r of [early, same]) {
+      expect(r.stderr).toContain('0 drift(s)');
+      expect(r.code).toBe(0);
+    }
+  });
+
   test(`server-everything over stdio: roots, sampling, elicitation, progress and a cancel replay 0 (${runs(2, 20)} runs); an older server is 1 with its JSON path`, { timeout: 240_000 }, async () => {
     const tape = join(temp(), 'workload.ndjson');
     const rec = await run(['node', join(FIX, 'workload-client.mjs'), '--', 'node', CLI, 'record', '--out', tape, '--', ...EVERYTHING_SERVER]);

@@ -39,48 +39,8 @@ import { cancelledId, DONE_RULE, JSONRPC_RULE, AUTO_IDLE_MS, type Boundary, type
 
 export { classifyRpc, classifyRpcValue, type RpcMessage } from './rpc.js';
 export { AUTO_IDLE_MS, formatBoundary, pairByBoundary, parseBoundary, type Boundary, type ResolvedRule } from './rules.js';
-
-export interface Exchange {
-  /** 0-based order of the request. */
-  index: number;
-  /** The request line, whitespace-trimmed (seed 000). */
-  request: string;
-  rule: ResolvedRule;
-  /** For jsonrpc requests: the id whose response ends the exchange. */
-  awaitingId?: string;
-  /** For a JSON-RPC batch: the request ids whose response array ends the exchange. */
-  awaitingBatch?: string[];
-  chunks: Buffer[];
-  complete: boolean;
-  /** Any byte arrived for it (idle framing). */
-  received?: boolean;
-  /** Idle framing waits for a first byte before counting quiet. */
-  expectsOutput?: boolean;
-  /** Why it ended: its boundary, or end of stream before the boundary. */
-  endedBy?: 'boundary' | 'eof';
-  /** id rule: the request's id value (JSON text) whose line ends the exchange. */
-  awaitingKey?: string;
-  /** idle rule: written while the exchange before it had no byte yet (paired in order). */
-  queuedBehind?: boolean;
-  /** Ends once this many complete lines came (a replay knows the recorded count). */
-  endAfterLines?: number;
-  /** Complete lines received. */
-  lines?: number;
-  /** A later client notification cancelled it. */
-  cancelled?: boolean;
-  sentAt?: number;
-}
-
-/** Complete lines in a text. */
-export function countLines(text: string): number {
-  let n = 0;
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
-  return n;
-}
-
-export function responseBytes(ex: Exchange): Buffer {
-  return Buffer.concat(ex.chunks);
-}
+export { countLines, responseBytes, type Exchange } from './exchange.js';
+import { countLines, type Exchange } from './exchange.js';
 
 export interface FramerOptions {
   autoIdleMs?: number;
@@ -118,6 +78,10 @@ export class ResponseFramer {
   /** The server wrote something: before that, every request waits its turn (written before it was up). */
   private serverSpoke = false;
   private autoIdleRule?: ResolvedRule;
+  /** Complete server lines so far, for endAfterTotal. */
+  private totalLines = 0;
+  /** Exchanges waiting for a line total (cancelled requests in a replay: few). */
+  private readonly totalWaiters: Exchange[] = [];
 
   constructor(
     private readonly boundary: Boundary,
@@ -154,9 +118,10 @@ export class ResponseFramer {
    * Registers one client line (blank lines are forwarded by callers but are no request).
    * `recorded`: the tape's response, when replaying: an idle exchange ends once it has as many
    * lines (the quiet period is then only waited for when the live response is shorter).
-   * `endAfterLines`: the same for any rule (a cancelled request's recorded output).
+   * `endAfterLines`: the same for any rule. `endAfterTotal`: ends once the server's line total
+   * reaches it (a cancelled request: see Exchange.endAfterTotal).
    */
-  addRequest(line: string, options: { expectsOutput?: boolean; endAfterLines?: number; recorded?: string } = {}): Exchange | undefined {
+  addRequest(line: string, options: { expectsOutput?: boolean; endAfterLines?: number; endAfterTotal?: number; recorded?: string } = {}): Exchange | undefined {
     const request = trimWhiteSpace(line); // as seed 000 trims (a leading BOM stays)
     if (request === '') return undefined;
     const now = performance.now();
@@ -202,6 +167,11 @@ export class ResponseFramer {
       }
     }
     if (ex.endAfterLines === 0 && !ex.complete) this.markComplete(ex, 'boundary');
+    if (options.endAfterTotal !== undefined && !ex.complete) {
+      ex.endAfterTotal = options.endAfterTotal;
+      if (this.totalLines >= ex.endAfterTotal) this.markComplete(ex, 'boundary');
+      else this.totalWaiters.push(ex);
+    }
     this.queue.push(ex);
     this.armIdle();
     this.drain();
@@ -214,6 +184,7 @@ export class ResponseFramer {
     const rpc = mayCarryId(text) ? classifyRpc(text) : undefined;
     const keyed = this.boundary.kind === 'id' ? this.keyedOwner(text, this.boundary.path) : undefined;
     const target = keyed ?? this.route(rpc);
+    this.totalLines++;
     if (!target) {
       this.orphan.push(line);
       if (isDoneLine(text)) this.seenDone = true;
@@ -233,6 +204,7 @@ export class ResponseFramer {
     } else if (isDoneLine(text)) {
       this.seenDone = true;
     }
+    if (this.totalWaiters.length > 0) this.endReachedTotals();
     this.drain();
   }
 
@@ -283,6 +255,16 @@ export class ResponseFramer {
   end(ex: Exchange): void {
     this.markComplete(ex, 'boundary');
     this.drain();
+  }
+
+  /** Ends the exchanges whose line total is reached (and forgets those that ended otherwise). */
+  private endReachedTotals(): void {
+    for (let i = this.totalWaiters.length - 1; i >= 0; i--) {
+      const ex = this.totalWaiters[i];
+      if (!ex.complete && this.totalLines < ex.endAfterTotal!) continue;
+      this.totalWaiters.splice(i, 1);
+      this.markComplete(ex, 'boundary');
+    }
   }
 
   private keyedOwner(text: string, path: readonly string[]): Exchange | undefined {

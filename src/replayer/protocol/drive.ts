@@ -65,15 +65,22 @@ export async function driveSession(prepared: PreparedTape, session: readonly num
       }
     },
   });
-  const add = (pair: number | undefined, text: string, expectsOutput: boolean, p = pair === undefined ? undefined : prepared.at(pair)): Exchange | undefined => {
+  const add = (pair: number | undefined, text: string, expectsOutput: boolean, p = pair === undefined ? undefined : prepared.at(pair), endAfterTotal?: number): Exchange | undefined => {
     // Written before it is registered (no output is read in between): the server starts on it sooner.
     if (text.trim() !== '') server!.send(text); // a blank line is no request
     const index = framer.nextRequestIndex;
     if (pair !== undefined) pairOfExchange.set(index, { index: pair, p: p! });
     const recorded = p === undefined ? undefined : s.withDir(p.expected);
-    // A request the client cancelled: its exchange ends with as much output as was recorded before the cancel.
-    const endAfterLines = pair !== undefined && prepared.cancelled.has(pair) ? countLines(recorded ?? '') : undefined;
-    return framer.addRequest(text, { expectsOutput, recorded, endAfterLines });
+    // A cancelled request ends when its own recorded lines came or the server's total reached the recorded one.
+    const endAfterLines = endAfterTotal === undefined ? undefined : countLines(recorded ?? '');
+    return framer.addRequest(text, { expectsOutput, recorded, endAfterLines, endAfterTotal });
+  };
+  // The recorded server's line total at the end of session pair k, summed as far as asked (only cancels ask).
+  let countedTo = -1;
+  let recordedLines = 0;
+  const recordedLinesThrough = (k: number): number => {
+    while (countedTo < k) recordedLines += countLines(prepared.at(session[++countedTo]).expected);
+    return recordedLines;
   };
   /** A recorded answer to a server request waits for the live server to ask (answers.answer sends it). */
   let onAnswered: (pair: number) => void = () => {};
@@ -167,7 +174,9 @@ export async function driveSession(prepared: PreparedTape, session: readonly num
         const p = ahead?.k === k ? ahead.p : prepared.at(index);
         // Marked before the write (a read right after it still counts), for a message the tape has no answer to.
         const paced = s.pace !== 'none' && p.expected === '' ? readBy(reader, PACE_LAST_GAP_MS) : undefined;
-        const ex = add(index, s.withDir(p.send), p.expected !== '', p);
+        // A request the client cancelled: the cancel goes once the server has written what it had when it was recorded.
+        const endAfterTotal = prepared.cancelled.has(index) ? recordedLinesThrough(k) : undefined;
+        const ex = add(index, s.withDir(p.send), p.expected !== '', p, endAfterTotal);
         if (!ex || ex.complete) {
           // A notification, an answer, or a request cancelled before any output: nothing to wait for.
           if (paced && ex) {

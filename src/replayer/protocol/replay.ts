@@ -90,6 +90,14 @@ export async function replayProtocolTape(source: ProtocolTape | PreparedTape | s
   const env = options.env ?? process.env;
   const normaliser = options.normaliser ?? new Normaliser();
   const prepared = typeof source !== 'string' && 'sessions' in source ? source : await prepareProtocolTape(source, { ...options, env, normaliser });
+  try {
+    return await replayPrepared(prepared, baseCommand, env, normaliser, options, started);
+  } finally {
+    prepared.release(); // the pairs a caller reads later (the result's pairs) open the tape file again
+  }
+}
+
+async function replayPrepared(prepared: PreparedTape, baseCommand: readonly string[], env: NodeJS.ProcessEnv, normaliser: Normaliser, options: ProtocolReplayOptions, started: number): Promise<TapeReplayResult> {
   const tape = prepared.tape;
   const scratch = openScratch(tape.path, baseCommand, env, { tapeUsesIt: prepared.usesTmpdir, setup: options.setup, always: options.scratch });
   try {
@@ -124,7 +132,14 @@ export async function replayProtocolTape(source: ProtocolTape | PreparedTape | s
     const accepted = acceptLive(tape, drifts, liveOf, hide, options);
     const stoppedAt = runs.find((r) => r.stop)?.stop?.pair ?? prepared.count;
     const driftedPairs = new Set(drifts.map((d) => d.pair - 1));
-    const outcomes = (): PairOutcome[] =>
+    const outcomes = (): PairOutcome[] => {
+      try {
+        return outcomeList();
+      } finally {
+        prepared.release(); // built after the replay: the tape file was opened again for it
+      }
+    };
+    const outcomeList = (): PairOutcome[] =>
       Array.from({ length: prepared.count }, (_, i) => {
         const p = prepared.at(i);
         const ex = live.get(i);

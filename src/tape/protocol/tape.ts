@@ -1,10 +1,11 @@
 import { isUtf8 } from 'node:buffer';
 import { TapedeckError, ioError } from '../../core/diagnostics/errors.js';
-import { eachNumberedLine, eachNumberedLineKept, numberedLinesOf, type NumberedLine } from '../../core/text/lines.js';
+import { eachNumberedLine, numberedLinesOf, type NumberedLine } from '../../core/text/lines.js';
 import { warn } from '../../core/diagnostics/warn.js';
 import { limit, limitError, tooDeep } from '../../core/config/limits.js';
 import { checkNotesAgainst, readNotes, type NotesExchange, type TapeNotes } from './notes.js';
 import { checkWireNote, type WireNote } from './wire.js';
+import { scanTapeBytes, type TapeBytes } from './tape-bytes.js';
 
 /**
  * One recorded exchange of a protocol tape, seed 000's recorder format:
@@ -71,20 +72,23 @@ export interface PairStore {
   pair(i: number): TapePair;
   /** The tape, its `pairs` built when first read. */
   readonly tape: ProtocolTape;
+  /** Closes the tape file until a pair is read again (tape-bytes.ts). */
+  release(): void;
 }
 
 /**
  * Reads and validates a whole tape as readProtocolTape does (the same errors,
  * in the same order), handing each pair to `onPair` as it is read, and keeps
- * only the file's bytes and each line's offsets: a 50,000-pair tape is one
- * buffer, not 50,000 objects and 150,000 strings, for the replay's whole run.
+ * only each line's offsets: a pair is read back from the file when asked for
+ * (tape-bytes.ts), so a 50,000-pair tape is neither 50,000 objects and 150,000
+ * strings nor its bytes in memory for the replay's whole run.
  */
 export async function readPairStore(path: string, onPair: (pair: TapePair, index: number) => void): Promise<PairStore> {
   const notes = readNotes(path);
   const reader = new TapeLines(path, onPair, notes);
-  let bytes: Buffer;
+  let bytes: TapeBytes;
   try {
-    bytes = await eachNumberedLineKept(path, (l) => reader.add(l));
+    bytes = await scanTapeBytes(path, (l) => reader.add(l));
   } catch (err) {
     if (err instanceof TapedeckError) throw err;
     throw ioError(path, err);
@@ -100,7 +104,7 @@ class BytesPairStore implements PairStore {
 
   constructor(
     private readonly path: string,
-    private readonly bytes: Buffer,
+    private readonly bytes: TapeBytes,
     /** line, byteStart, byteEnd of each pair. */
     private readonly where: Float64Array,
     private readonly partialLine: number | undefined,
@@ -117,7 +121,7 @@ class BytesPairStore implements PairStore {
     const start = this.where[3 * i + 1];
     const end = this.where[3 * i + 2];
     const extra = this.extras.get(i);
-    const text = (extra?.inNotes ? this.notesBytes! : this.bytes).toString('utf8', start, end);
+    const text = extra?.inNotes ? this.notesBytes!.toString('utf8', start, end) : this.bytes.text(start, end);
     const obj = JSON.parse(text) as { request: string; response: string; response_base64?: string; wire?: WireNote };
     const responseBytes = obj.response_base64 === undefined ? undefined : Buffer.from(obj.response_base64, 'base64');
     const pair: TapePair = { request: obj.request, response: obj.response, responseBytes, line, byteStart: start, byteEnd: end, raw: text };
@@ -125,12 +129,23 @@ class BytesPairStore implements PairStore {
     return extra ? Object.assign(pair, extra) : pair;
   }
 
+  release(): void {
+    this.bytes.release();
+  }
+
   get tape(): ProtocolTape {
     if (this.view) return this.view;
     const view = { path: this.path, ...(this.partialLine !== undefined ? { partialLine: this.partialLine } : {}) };
+    const build = () => {
+      try {
+        return Array.from({ length: this.count }, (_, i) => this.pair(i));
+      } finally {
+        this.release();
+      }
+    };
     return (this.view = Object.defineProperty(view, 'pairs', {
       enumerable: true,
-      get: () => (this.built ??= Array.from({ length: this.count }, (_, i) => this.pair(i))),
+      get: () => (this.built ??= build()),
     }) as ProtocolTape);
   }
 }

@@ -1,7 +1,7 @@
 import { Normaliser } from '../../core/text/normalise.js';
 import { describeExit } from '../../plumbing/process/exit.js';
 import type { Drift } from '../../core/diagnostics/drift.js';
-import type { ProtocolTape } from '../../tape/protocol/tape.js';
+import { replaceResponse, type ProtocolTape } from '../../tape/protocol/tape.js';
 import type { Boundary } from '../../core/framing/boundary.js';
 import { comparePairs, type ComparedPair, explainDifference } from './compare.js';
 import { driveSession, driveSingleShot, type DriveSettings, type SessionRun, type Stop } from './drive.js';
@@ -9,10 +9,9 @@ import type { Pace } from '../pace.js';
 import { prepareProtocolTape, tmpdirToPlaceholder, withTmpdir, type PreparedTape } from './prepare.js';
 import { acceptLive, redactWith } from './accept.js';
 import { openScratch } from '../scratch.js';
-import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, requireServerCommand } from '../settings.js';
+import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, requireServerCommand } from '../replay-defaults.js';
 import type { ServerExit } from './server-process.js';
 import { TapeAnswers } from './tape-answers.js';
-import { replaceResponse } from './update.js';
 import { liveBytes, liveCompared, liveText, LiveResponses, type LiveResponse } from './live-response.js';
 
 /**
@@ -129,7 +128,7 @@ async function replayPrepared(prepared: PreparedTape, baseCommand: readonly stri
       const ex = live.get(i);
       return ex ? liveBytes(ex, withDir(prepared.at(i).expected)) : undefined;
     };
-    const accepted = acceptLive(tape, drifts, liveOf, hide, options);
+    const accepted = await acceptLive(tape, drifts, liveOf, hide, options);
     const stoppedAt = runs.find((r) => r.stop)?.stop?.pair ?? prepared.count;
     const driftedPairs = new Set(drifts.map((d) => d.pair - 1));
     const outcomes = (): PairOutcome[] => {

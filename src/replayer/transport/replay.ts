@@ -5,7 +5,7 @@ import { TapedeckError, usageError } from '../../core/diagnostics/errors.js';
 import { Normaliser } from '../../core/text/normalise.js';
 import { describeExit } from '../../plumbing/process/exit.js';
 import { LaunchedServer } from '../../plumbing/process/server-launch.js';
-import type { ProtocolTape } from '../../tape/protocol/tape.js';
+import { replaceResponse, type ProtocolTape } from '../../tape/protocol/tape.js';
 import { AUTH_TOKEN_VAR, wireOf } from '../../tape/protocol/wire.js';
 import { notesPath } from '../../tape/protocol/notes.js';
 import { type ComparedPair, comparePairs } from '../protocol/compare.js';
@@ -15,7 +15,7 @@ import { driveUnix } from './drive-unix.js';
 import { prepareProtocolTape, type PreparedTape } from '../protocol/prepare.js';
 import { TapeAnswers } from '../protocol/tape-answers.js';
 import { type PairOutcome, type ProtocolReplayOptions, type TapeReplayResult, redactWith } from '../protocol/replay.js';
-import { replaceResponse, rewriteTape } from '../protocol/update.js';
+import { rewriteTape } from '../protocol/update.js';
 
 /** Which network transport a replay talks over, and to what. */
 export interface TransportTarget {

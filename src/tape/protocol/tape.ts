@@ -53,6 +53,20 @@ export function formatPair(request: string, response: Buffer | string): string {
   return JSON.stringify({ request, response: text, response_base64: response.toString('base64') });
 }
 
+/**
+ * The line that accepts a new response: other keys kept; response_base64
+ * rewritten from the new bytes when they are not UTF-8, else dropped as stale.
+ */
+export function replaceResponse(rawLine: string, request: string, response: string | Buffer): string {
+  const obj = JSON.parse(rawLine) as Record<string, unknown>;
+  const keys = Object.keys(obj).filter((k) => k !== 'request' && k !== 'response' && k !== 'response_base64');
+  const pair = formatPair(request, response);
+  if (keys.length === 0) return pair;
+  const out: Record<string, unknown> = JSON.parse(pair) as Record<string, unknown>;
+  for (const k of keys) out[k] = obj[k];
+  return JSON.stringify(out);
+}
+
 /** Reads and validates a whole tape; a bad line is a TapedeckError naming file:line. */
 export async function readProtocolTape(path: string): Promise<ProtocolTape> {
   const reader = new TapeLines(path, undefined, readNotes(path));

@@ -1,4 +1,4 @@
-import { readdirSync, readlinkSync, renameSync, writeFileSync } from 'node:fs';
+import { readdirSync, readlinkSync, renameSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { readPairStore } from '../../src/tape/protocol/tape.js';
@@ -84,23 +84,38 @@ describe('pairs read back from the tape file', () => {
     expect(openOn(tape)).toBe(0);
   });
 
-  test('a tape changed after its scan is refused (TD2006): rewritten in place, or another file put at its path', async () => {
+  test('a tape changed after its scan is refused (TD2006) at the next read from the file, never read at stale offsets', async () => {
     const dir = temp();
     const tape = join(dir, 't.ndjson');
     const original = `${[1, 2].map((i) => line(rpc(i, { i }), answer(i, { i }))).join('\n')}\n`;
     writeFileSync(tape, original);
     const store = await readPairStore(tape, () => {});
     expect(store.pair(0).request).toBe(rpc(1, { i: 1 }));
-    writeFileSync(tape, `${original}${line(rpc(3, {}), answer(3, {}))}\n`); // the same file, a pair longer
-    const inPlace = await thrown(() => store.pair(1));
-    expect(inPlace.code).toBe('TD2006');
-    expect(inPlace.message).toContain('the tape changed during the replay');
+    writeFileSync(tape, `${line(rpc(9, {}), answer(9, {}))}\n${original}`); // the same file, rewritten a pair longer
+    // Pair 2 came in the 64 KB read that brought pair 1 (checked then): those are the scanned bytes.
+    expect(store.pair(1).request).toBe(rpc(2, { i: 2 }));
     store.release();
+    const reopened = await thrown(() => store.pair(1));
+    expect(reopened.code).toBe('TD2006');
+    expect(reopened.message).toContain('the tape changed during the replay');
 
+    // Pairs longer than a read: each is its own read, checked.
+    const long = (i: number) => line(rpc(i, { pad: 'z'.repeat(70_000) }), answer(i, { pad: 'z'.repeat(70_000) }));
+    writeFileSync(tape, `${long(1)}\n${long(2)}\n`);
+    const longStore = await readPairStore(tape, () => {});
+    expect(longStore.pair(0).raw).toBe(long(1));
+    // In place and the same size: only its modification time tells (set apart here: a file system's clock may
+    // not have ticked since the scan).
+    writeFileSync(tape, `${long(2)}\n${long(1)}\n`, { flag: 'r+' });
+    utimesSync(tape, new Date(), new Date(Date.now() + 5_000));
+    expect((await thrown(() => longStore.pair(1))).code).toBe('TD2006');
+    longStore.release();
+
+    // Another file put at its path, even with the same bytes, is not the file that was scanned.
     writeFileSync(tape, original);
     const prepared = await prepareProtocolTape(tape);
     const other = join(dir, 'other.ndjson');
-    writeFileSync(other, original); // the same bytes, but not the file that was scanned
+    writeFileSync(other, original);
     renameSync(other, tape);
     expect((await thrown(() => prepared.at(0))).code).toBe('TD2006');
     expect((await thrown(() => replayProtocolTape(prepared, { command: ECHO }))).code).toBe('TD2006');
@@ -127,7 +142,9 @@ createInterface({ input: process.stdin }).on('line', (l) => {
 });
 `,
     );
-    const pairs = (second: string) => [1, 2, 3, 4, 5].map((i) => line(JSON.stringify({ jsonrpc: '2.0', id: i, method: i === 2 ? second : 'echo', params: { i } }), answer(i, { i })));
+    // Each pair longer than one 64 KB read, so that each is read from the file when the replay needs it.
+    const params = (i: number) => ({ i, pad: 'z'.repeat(40_000) });
+    const pairs = (second: string) => [1, 2, 3, 4, 5].map((i) => line(JSON.stringify({ jsonrpc: '2.0', id: i, method: i === 2 ? second : 'echo', params: params(i) }), answer(i, params(i))));
     writeFileSync(tape, `${pairs('rewrite').join('\n')}\n`);
     const res = await tapedeck(['replay', tape, '--', 'node', server], { env: { TAPE: tape } });
     expect(res.stderr).toContain(`${tape}: the tape changed during the replay`);

@@ -230,10 +230,16 @@ export async function driveSession(prepared: PreparedTape, session: readonly num
     throw failure.error;
   }
   let exit: ServerExit;
-  if (stop && server.exit === undefined) exit = await server.stop(0);
-  else if (fewerLinesThanRecorded(prepared, session, live)) exit = await server.stop(Math.min(s.timeoutMs, 5000)); // a slow notification's chance
-  else exit = await server.stop(500);
-  framer.dispose();
+  try {
+    if (stop && server.exit === undefined) exit = await server.stop(0);
+    else if (fewerLinesThanRecorded(prepared, session, live)) exit = await server.stop(Math.min(s.timeoutMs, 5000)); // a slow notification's chance
+    else exit = await server.stop(500);
+  } catch (err) {
+    await server.stop(0); // the tape could not be read back: the server is not left running
+    throw err;
+  } finally {
+    framer.dispose();
+  }
   if (!stop && trailing.length > 0) trailing = mergeTrailing(prepared, received, live, trailing, s.withDir);
   return { received, stop, trailing: trailing.toString('utf8'), exit, stderrTail: server.stderrTail() };
 }
@@ -291,6 +297,7 @@ export async function driveSingleShot(prepared: PreparedTape, pair: number, s: D
   const chunks: Buffer[] = [];
   let bytes = 0;
   let overLimit = false;
+  const p = prepared.at(pair); // read before the server starts: a tape that cannot be read leaves none running
   let server: ServerProcess | undefined;
   server = await ServerProcess.start(s.command, { env: s.env, cwd: s.cwd }, {
     onLine: (line) => chunks.push(line),
@@ -304,7 +311,6 @@ export async function driveSingleShot(prepared: PreparedTape, pair: number, s: D
     },
     onPartial: (tail) => chunks.push(tail),
   });
-  const p = prepared.at(pair);
   server.write(`${s.withDir(p.send)}\n`);
   server.closeStdin();
   let timer: NodeJS.Timeout | undefined;

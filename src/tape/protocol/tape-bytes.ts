@@ -51,7 +51,7 @@ export async function scanTapeBytes(path: string, onLine: (line: NumberedLine) =
     if (after.size !== length || after.size !== before.size || after.mtimeMs !== before.mtimeMs) throw tapeChanged(path, 'while it was read');
     return new FileBytes(path, after);
   } finally {
-    close(fd, () => {});
+    await new Promise<void>((resolve) => close(fd, () => resolve()));
   }
 }
 

@@ -44,7 +44,9 @@ export type { RecordTransportOptions } from './recorder/net/record-transport.js'
 
 // Replay and serve
 export { Normaliser, type NormaliseRules, type TextFilter } from './core/text/normalise.js';
-export { replayTapes, type ReplayTapesOptions, type ReplayTapesResult, type AnyTapeResult, type ProtocolTapeResult } from './replayer/replay-tapes.js';
+// Loaded on its first call: replaying one tape (replayProtocolTape) does not load the many-tape runner.
+export const replayTapes = lazy(() => import('./replayer/replay-tapes.js'), 'replayTapes');
+export type { ReplayTapesOptions, ReplayTapesResult, AnyTapeResult, ProtocolTapeResult } from './replayer/replay-tapes.js';
 export { replayProtocolTape, type ProtocolReplayOptions, type TapeReplayResult, type PairOutcome } from './replayer/protocol/replay.js';
 export { projectTrust, type TapeTrust } from './replayer/tape-trust.js';
 export const replayTerminal = lazy(() => import('./replayer/terminal/replay.js'), 'replayTerminal');

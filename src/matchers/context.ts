@@ -4,7 +4,7 @@ import { isCI, updateModeFromEnv, type UpdatePolicy } from '../core/config/ci.js
 import { loadConfig } from '../core/config/config.js';
 import { TapedeckError } from '../core/diagnostics/errors.js';
 import { goldenFile, goldenFolder } from '../core/golden/paths.js';
-import { defaultGoldenRoot } from '../core/golden/store.js';
+import { defaultGoldenRoot } from '../core/golden/paths.js';
 import { ownerOf, terminalOwner } from '../session/owner.js';
 
 /** The running test as vitest hands it to a matcher (`this.task`) or a hook. */

@@ -5,7 +5,7 @@ import { replayProtocolTape, type ProtocolReplayOptions, type TapeReplayResult }
 import type { TransportTarget } from './transport/replay.js';
 import { AUTH_TOKEN_VAR, wireOf } from '../tape/protocol/wire.js';
 import { prepareProtocolTape, type PreparedTape } from './protocol/prepare.js';
-import { requireServerCommand } from './settings.js';
+import { requireServerCommand } from './replay-defaults.js';
 import { isTerminalTape } from '../tape/kind.js';
 import { expandTapes, selectShard, type Shard } from './run.js';
 // Terminal replay (node-pty, xterm, maybe Chromium) loads only when a .cast is in the run.

@@ -1,6 +1,6 @@
 import { parseBoundary, type Boundary } from '../core/framing/boundary.js';
 import { loadConfig, type TapedeckConfig } from '../core/config/config.js';
-import { usageError } from '../core/diagnostics/errors.js';
+import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from './replay-defaults.js';
 import type { MaskRect } from '../core/text/mask.js';
 import { compileRegex, Normaliser, parseFilter, validateJsonPath } from '../core/text/normalise.js';
 
@@ -34,10 +34,6 @@ export interface ReplaySettings {
   masks: (RegExp | MaskRect)[];
 }
 
-export const DEFAULT_TIMEOUT_MS = 10_000;
-/** A response larger than this is drift, and no more of it is kept. */
-export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
-
 export function resolveReplaySettings(input: ReplaySettingsInput = {}): ReplaySettings {
   const config = loadConfig(input.config, input.cwd);
   const normaliser = new Normaliser({
@@ -54,12 +50,4 @@ export function resolveReplaySettings(input: ReplaySettingsInput = {}): ReplaySe
     maxResponseBytes: input.maxResponseBytes ?? config.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
     masks: [...config.masks, ...(input.mask ?? []).map((m) => (typeof m === 'string' ? compileRegex(m, 'mask') : m))],
   };
-}
-
-/** The one "CMD is required" check for protocol tapes. */
-export function requireServerCommand(command: readonly string[] | undefined, verb = 'replay'): readonly string[] {
-  if (!command || command.length === 0 || !command[0]) {
-    throw usageError(`${verb}: protocol tapes need the server command after --, e.g. tapedeck ${verb} tape.ndjson -- node server.js`);
-  }
-  return command;
 }

@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { TapedeckError } from '../core/diagnostics/errors.js';
-import { defaultGoldenRoot } from '../core/golden/store.js';
+import { defaultGoldenRoot } from '../core/golden/paths.js';
 import { oneLine } from '../core/text/terminal-safe.js';
 
 /**

@@ -3,7 +3,7 @@ import { realpathSync } from 'node:fs';
 import { resolveUpdatePolicy } from '../../core/config/ci.js';
 import { usageError } from '../../core/diagnostics/errors.js';
 import { writeFileAtomic } from '../../core/files/atomic-write.js';
-import { defaultGoldenRoot } from '../../core/golden/store.js';
+import { defaultGoldenRoot } from '../../core/golden/paths.js';
 import { formatVhsReport, runVhsFiles, type VhsFilesResult } from '../../replayer/vhs/index.js';
 import { formatDiagnostics } from '../../tape/vhs/index.js';
 import type { TapeSummary } from '../../report/summary.js';

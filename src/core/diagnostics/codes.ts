@@ -205,7 +205,10 @@ const catalogue: CodeInfo[] = [
     explanation:
       'Another writer (a parallel --update, a review, an edit) changed the tape between its replay and the ' +
       'rewrite, so that its requests are no longer the ones replayed. Rewrites re-read the tape under a lock ' +
-      'and build on other writers\' changes; this one could not, and wrote nothing. Replay the tape again.',
+      'and build on other writers\' changes; this one could not, and wrote nothing. A replay also reads each ' +
+      'pair back from the tape file when it needs it (the tape is not held in memory): a file changed since ' +
+      'it was first read (size, modification time, another file at its path) is refused rather than read at ' +
+      'stale offsets. Replay the tape again.',
   },
   {
     code: 'TD2010',

@@ -30,7 +30,7 @@ export const ERROR_EXIT_CODES = {
   TD2002: ExitCode.usage, // no tape matches
   TD2003: ExitCode.usage, // the server cannot start
   TD2004: ExitCode.usage, // a secret the tape needs is not set
-  TD2006: ExitCode.usage, // the tape changed under a rewrite
+  TD2006: ExitCode.usage, // the tape changed under a rewrite, or under a replay reading it back
   TD2010: ExitCode.usage, // request body over the limit
   TD2011: ExitCode.usage, // cannot listen
   TD2012: ExitCode.usage, // bearer token needed

@@ -93,3 +93,8 @@ export function goldenFolder(root: string, projectRoot: string, testFile: string
 export function goldenFile(folder: string, testName: string, ext: string, counter: number, chosen = false): string {
   return resolve(folder, `${safeName(testName, { chosen })}${counter > 1 ? `-${counter}` : ''}.${ext}`);
 }
+
+/** TAPEDECK_GOLDENS wins over the config file's "goldens" (seed 002 §3: environment above the file). */
+export function defaultGoldenRoot(projectRoot: string, configured?: string, env: NodeJS.ProcessEnv = process.env): string {
+  return resolve(projectRoot, env.TAPEDECK_GOLDENS ?? configured ?? 'goldens');
+}

@@ -1,9 +1,12 @@
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { dirname, relative, resolve } from 'node:path';
+import { dirname, relative } from 'node:path';
 import { writeFileAtomic, writeTarget } from '../files/atomic-write.js';
 import { withFileLock } from '../files/file-lock.js';
 import type { UpdatePolicy } from '../config/ci.js';
 import { goldenPaths } from './paths.js';
+import { decideGolden, type GoldenDecision, type GoldenStatus } from './decision.js';
+
+export { decideGolden, type GoldenDecision, type GoldenStatus };
 
 /**
  * The golden store, like vitest's SnapshotState over a SnapshotEnvironment:
@@ -19,8 +22,6 @@ import { goldenPaths } from './paths.js';
  * Writes are atomic (temp file + rename), so parallel workers and crashes
  * never leave a half-written golden.
  */
-export type GoldenStatus = 'matched' | 'written' | 'updated' | 'missing' | 'mismatch';
-
 export interface GoldenIO {
   read(path: string): Buffer | undefined;
   write(path: string, data: Buffer): void;
@@ -46,25 +47,6 @@ export const fileGoldenIO: GoldenIO = {
     rmSync(path, { force: true });
   },
 };
-
-/** What settle() decides for a golden in a given state: a pure table, so every caller agrees. */
-export interface GoldenDecision {
-  status: GoldenStatus;
-  /** Write the live result as the golden. */
-  writeGolden: boolean;
-  /** Leave the live result beside the golden as `<golden>.new`. */
-  writeCandidate: boolean;
-  /** Remove a stale candidate and stale mismatch images. */
-  clean: boolean;
-}
-
-export function decideGolden(mode: UpdatePolicy['mode'], state: 'missing' | 'matched' | 'differs'): GoldenDecision {
-  const writes = mode !== 'none';
-  if (state === 'missing') return { status: writes ? 'written' : 'missing', writeGolden: writes, writeCandidate: false, clean: writes };
-  if (state === 'matched') return { status: 'matched', writeGolden: false, writeCandidate: false, clean: writes };
-  if (mode === 'all') return { status: 'updated', writeGolden: true, writeCandidate: false, clean: true };
-  return { status: 'mismatch', writeGolden: false, writeCandidate: writes, clean: false };
-}
 
 export interface GoldenVerdict {
   pass: boolean;
@@ -171,17 +153,4 @@ export interface GoldenCheck {
 /** One-shot check with a policy (the store's read-compare-settle). */
 export function checkGolden(check: GoldenCheck & { policy: UpdatePolicy }): GoldenResult {
   return new GoldenStore(check.policy).check(check);
-}
-
-/** TAPEDECK_GOLDENS wins over the config file's "goldens" (seed 002 §3: environment above the file). */
-export function defaultGoldenRoot(projectRoot: string, configured?: string, env: NodeJS.ProcessEnv = process.env): string {
-  return resolve(projectRoot, env.TAPEDECK_GOLDENS ?? configured ?? 'goldens');
-}
-
-/**
- * A replayed tape is its own golden: `update` rewrites it (mode all),
- * `writePending` leaves a candidate (mode new), neither only compares.
- */
-export function tapeDecision(options: { update?: boolean; writePending?: boolean }, drifted: boolean): GoldenDecision {
-  return decideGolden(options.update ? 'all' : options.writePending ? 'new' : 'none', drifted ? 'differs' : 'matched');
 }

@@ -1,6 +1,5 @@
 import { createReadStream } from 'node:fs';
 import { refuseSpecialFile } from '../files/special-file.js';
-import { open } from 'node:fs/promises';
 import { limit, limitError } from '../config/limits.js';
 
 /**
@@ -11,6 +10,9 @@ import { limit, limitError } from '../config/limits.js';
 export class LineSplitter {
   private pending: Buffer[] = [];
   private pendingLength = 0;
+
+  /** `reusesChunks`: the caller reads into the same buffer again, so an unfinished line is copied out of it. */
+  constructor(private readonly reusesChunks = false) {}
 
   /** Feeds a chunk; returns the complete lines it finished. */
   push(chunk: Buffer): Buffer[] {
@@ -30,7 +32,7 @@ export class LineSplitter {
       nl = chunk.indexOf(0x0a, start);
     }
     if (start < chunk.length) {
-      const rest = chunk.subarray(start);
+      const rest = this.reusesChunks ? Buffer.from(chunk.subarray(start)) : chunk.subarray(start);
       this.pending.push(rest);
       this.pendingLength += rest.length;
     }
@@ -99,15 +101,19 @@ class LineNumberer {
 /**
  * Numbered lines out of a file's chunks. A line longer than the limit (a tape
  * of /dev/zero, a garbage dump) is an error naming it, before it is gathered.
+ * `reusesChunks`: as LineSplitter's (each line is decoded before push returns).
  */
-class NumberedChunks {
-  private readonly splitter = new LineSplitter();
+export class NumberedChunks {
+  private readonly splitter: LineSplitter;
   private readonly numberer = new LineNumberer();
 
   constructor(
     private readonly path: string,
     private readonly maxLineBytes: number,
-  ) {}
+    reusesChunks = false,
+  ) {
+    this.splitter = new LineSplitter(reusesChunks);
+  }
 
   push(chunk: Buffer): NumberedLine[] {
     const lines = this.splitter.push(chunk).map((buf) => {
@@ -159,38 +165,6 @@ export async function eachNumberedLine(path: string, onLine: (line: NumberedLine
   if (last) onLine(last);
 }
 
-/**
- * The same, keeping the file: read straight into one buffer of the file's size
- * (no buffer per chunk), which is returned; each line's offsets index into it.
- */
-export async function eachNumberedLineKept(path: string, onLine: (line: NumberedLine) => void, maxLineBytes = limit('maxLineBytes')): Promise<Buffer> {
-  refuseSpecialFile(path);
-  const lines = new NumberedChunks(path, maxLineBytes);
-  const file = await open(path, 'r');
-  try {
-    let buf = Buffer.allocUnsafeSlow((await file.stat()).size);
-    let length = 0;
-    for (;;) {
-      let { bytesRead } = await file.read(buf, length, Math.min(CHUNK, buf.length - length), null);
-      if (length === buf.length) {
-        // Full: at the end, or a file that grew since its size was taken (a pipe has size 0).
-        const more = Buffer.allocUnsafe(CHUNK);
-        bytesRead = (await file.read(more, 0, CHUNK, null)).bytesRead;
-        if (bytesRead > 0) buf = Buffer.concat([buf, more.subarray(0, bytesRead)], Math.max(2 * buf.length, length + CHUNK));
-      }
-      if (bytesRead === 0) break;
-      for (const l of lines.push(buf.subarray(length, length + bytesRead))) onLine(l);
-      length += bytesRead;
-    }
-    const last = lines.end();
-    if (last) onLine(last);
-    return buf.subarray(0, length);
-  } finally {
-    await file.close();
-  }
-}
-
-const CHUNK = 256 * 1024;
 
 /** The same over bytes already in memory (a re-read under a lock). */
 export function* numberedLinesOf(buf: Buffer): Generator<NumberedLine> {

@@ -3,8 +3,7 @@ import { rmSync } from 'node:fs';
 import { redact } from '../../core/text/redact.js';
 import type { Drift } from '../../core/diagnostics/drift.js';
 import type { ProtocolTape } from '../../tape/protocol/tape.js';
-import { rewriteTape } from './update.js';
-import { tapeDecision } from '../../core/golden/store.js';
+import { tapeDecision } from '../../core/golden/decision.js';
 import { goldenPaths } from '../../core/golden/paths.js';
 
 /**
@@ -13,13 +12,13 @@ import { goldenPaths } from '../../core/golden/paths.js';
  * complete responses are accepted; a timeout, a crash or an oversized response
  * is not an answer.
  */
-export function acceptLive(
+export async function acceptLive(
   tape: ProtocolTape,
   drifts: readonly Drift[],
   live: (pair: number) => Buffer | undefined,
   hide: (text: string) => string,
   mode: { update?: boolean; writePending?: boolean },
-): { updatedPairs: number; pendingPath?: string } {
+): Promise<{ updatedPairs: number; pendingPath?: string }> {
   const decision = tapeDecision(mode, drifts.length > 0);
   const candidate = goldenPaths(tape.path).candidate;
   if (!decision.writeGolden && !decision.writeCandidate) {
@@ -34,6 +33,8 @@ export function acceptLive(
     replacements.set(d.pair - 1, isUtf8(bytes) ? hide(bytes.toString('utf8')) : Buffer.from(hide(bytes.toString('latin1')), 'latin1'));
   }
   if (replacements.size === 0) return { updatedPairs: 0 };
+  // The rewriter (file lock, atomic write) loads only when a run writes.
+  const { rewriteTape } = await import('./update.js');
   if (decision.writeGolden) {
     rewriteTape(tape, replacements);
     // Every drift accepted: nothing is left to review.

@@ -84,12 +84,30 @@ export async function driveSession(prepared: PreparedTape, session: readonly num
   };
   /** A recorded answer to a server request waits for the live server to ask (answers.answer sends it). */
   let onAnswered: (pair: number) => void = () => {};
+  /**
+   * An error in a handler the server's output or a timer runs (reading a pair
+   * back from a tape file that changed, say) ends the session and is thrown by
+   * it, instead of escaping as an uncaught exception.
+   */
+  let failure: { error: unknown } | undefined;
+  let fail = (error: unknown) => {
+    failure ??= { error };
+  };
+  const guarded =
+    <A extends unknown[]>(fn: (...args: A) => void) =>
+    (...args: A): void => {
+      try {
+        fn(...args);
+      } catch (err) {
+        fail(err);
+      }
+    };
 
   let bytes = 0;
   let overLimit: () => void = () => {};
   let trailing: Buffer = Buffer.alloc(0);
   server = await ServerProcess.start(s.command, { env: s.env, cwd: s.cwd, framing: prepared.framing }, {
-    onLine: (line) => {
+    onLine: guarded((line) => {
       framer.serverLine(line);
       // Only a line that could be a request from the server is decoded again.
       const reply = line.includes('"method"') ? answers.answer(line.toString('utf8')) : undefined;
@@ -97,7 +115,7 @@ export async function driveSession(prepared: PreparedTape, session: readonly num
         add(reply.pair, reply.text, false);
         if (reply.pair !== undefined) onAnswered(reply.pair);
       }
-    },
+    }),
     onActivity: (n) => {
       framer.serverActivity();
       bytes += n;
@@ -129,8 +147,12 @@ export async function driveSession(prepared: PreparedTape, session: readonly num
       overLimit = () => {};
       resolve(result);
     };
+    fail = (error) => {
+      failure ??= { error };
+      finish(undefined);
+    };
     // One timer for the whole session, re-armed only when it fires early.
-    const onTimer = () => {
+    const onTimer = guarded(() => {
       timer = undefined;
       if (finished || !current) return;
       const left = deadline - performance.now();
@@ -141,13 +163,13 @@ export async function driveSession(prepared: PreparedTape, session: readonly num
         sendNext();
       } else if (current.cancelled) framer.end(current.ex); // less output than recorded before the cancel: compared as it is
       else finish({ pair: current.pair, reason: 'timeout', received: receivedSoFar(current.ex) });
-    };
+    });
     // The pair after the one in flight, decoded while the server answers (not between its answer and the next request).
     let ahead: { k: number; p: PreparedPair } | undefined;
     // --pace recorded: after a message that waits for no answer, the next goes once the server has read it on its own.
     const reader = s.pace === 'none' || server!.pid === undefined ? undefined : processTree(server!.pid);
     let read: { wait: () => Promise<unknown> } | undefined;
-    const sendNext = () => {
+    const sendNext = guarded(() => {
       current = undefined;
       if (read && k + 1 < session.length) {
         const pending = read;
@@ -191,7 +213,7 @@ export async function driveSession(prepared: PreparedTape, session: readonly num
         return;
       }
       finish(undefined);
-    };
+    });
     // Over the limit only the ends are kept for the report: memory stays near the limit, not a multiple.
     overLimit = () => finish({ pair: current?.pair ?? session[Math.max(0, k)] ?? 0, reason: 'limit', received: ends([...(current?.ex?.chunks ?? []), server!.discardOutput(ENDS_BYTES)]), total: bytes });
     onAnswered = (pair) => {
@@ -207,14 +229,26 @@ export async function driveSession(prepared: PreparedTape, session: readonly num
       // finish() in the framer has completed whatever was waiting; if it was not, stop here.
       if (current && !current.ex?.complete) finish({ pair: current.pair, reason: 'exited', received: receivedSoFar(current.ex) });
     });
-    sendNext();
+    if (failure) finish(undefined);
+    else sendNext();
   });
 
+  if (failure) {
+    await server.stop(0);
+    framer.dispose();
+    throw failure.error;
+  }
   let exit: ServerExit;
-  if (stop && server.exit === undefined) exit = await server.stop(0);
-  else if (fewerLinesThanRecorded(prepared, session, live)) exit = await server.stop(Math.min(s.timeoutMs, 5000)); // a slow notification's chance
-  else exit = await server.stop(500);
-  framer.dispose();
+  try {
+    if (stop && server.exit === undefined) exit = await server.stop(0);
+    else if (fewerLinesThanRecorded(prepared, session, live)) exit = await server.stop(Math.min(s.timeoutMs, 5000)); // a slow notification's chance
+    else exit = await server.stop(500);
+  } catch (err) {
+    await server.stop(0); // the tape could not be read back: the server is not left running
+    throw err;
+  } finally {
+    framer.dispose();
+  }
   if (!stop && trailing.length > 0) trailing = mergeTrailing(prepared, received, live, trailing, s.withDir);
   return { received, stop, trailing: trailing.toString('utf8'), exit, stderrTail: server.stderrTail() };
 }
@@ -272,6 +306,7 @@ export async function driveSingleShot(prepared: PreparedTape, pair: number, s: D
   const chunks: Buffer[] = [];
   let bytes = 0;
   let overLimit = false;
+  const p = prepared.at(pair); // read before the server starts: a tape that cannot be read leaves none running
   let server: ServerProcess | undefined;
   server = await ServerProcess.start(s.command, { env: s.env, cwd: s.cwd }, {
     onLine: (line) => chunks.push(line),
@@ -285,7 +320,6 @@ export async function driveSingleShot(prepared: PreparedTape, pair: number, s: D
     },
     onPartial: (tail) => chunks.push(tail),
   });
-  const p = prepared.at(pair);
   server.write(`${s.withDir(p.send)}\n`);
   server.closeStdin();
   let timer: NodeJS.Timeout | undefined;

@@ -44,6 +44,8 @@ export interface PreparedTape {
    * but what differs from the recorded text (restored secrets, scoped rules).
    */
   at(i: number): PreparedPair;
+  /** Closes the tape file `at` reads pairs from (opened again by the next read): a replay calls it when done. */
+  release(): void;
   /** Pair indexes per session, each replayed against a fresh server. */
   sessions: number[][];
   serverRequests: RecordedServerRequest[];
@@ -79,7 +81,7 @@ export async function prepareProtocolTape(tapeOrPath: ProtocolTape | string, opt
   else {
     const tape = tapeOrPath;
     tape.pairs.forEach((pair, i) => seen.add(tape.path, pair, i));
-    store = { count: tape.pairs.length, pair: (i) => tape.pairs[i], tape };
+    store = { count: tape.pairs.length, pair: (i) => tape.pairs[i], tape, release: () => {} };
   }
   const tape = store.tape;
   if (store.count === 0 && !options.allowEmpty) {
@@ -92,13 +94,21 @@ export async function prepareProtocolTape(tapeOrPath: ProtocolTape | string, opt
     const pair = store.pair(i);
     return { pair, send: seen.send.get(i) ?? pair.request, expected: seen.expected.get(i) ?? pair.response, normaliser: seen.normalisers.get(i) ?? normaliser };
   };
+  // Finding a cancelled request reads pairs back: the file is closed again until the replay reads.
+  let cancelled: Set<number>;
+  try {
+    cancelled = cancelledPairs(seen.cancels, at);
+  } finally {
+    store.release();
+  }
   return {
     tape,
     count: store.count,
     at,
+    release: () => store.release(),
     sessions: splitSessions(store.count, seen.halts, options.singleShot || seen.singleShot),
     serverRequests: indexServerRequests(seen.answers, seen.carriesMethod),
-    cancelled: cancelledPairs(seen.cancels, at),
+    cancelled,
     framing: seen.framing,
     usesTmpdir: seen.usesTmpdir,
     secrets: [...seen.secrets],

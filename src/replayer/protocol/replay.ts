@@ -1,7 +1,7 @@
 import { Normaliser } from '../../core/text/normalise.js';
 import { describeExit } from '../../plumbing/process/exit.js';
 import type { Drift } from '../../core/diagnostics/drift.js';
-import type { ProtocolTape } from '../../tape/protocol/tape.js';
+import { replaceResponse, type ProtocolTape } from '../../tape/protocol/tape.js';
 import type { Boundary } from '../../core/framing/boundary.js';
 import { comparePairs, type ComparedPair, explainDifference } from './compare.js';
 import { driveSession, driveSingleShot, type DriveSettings, type SessionRun, type Stop } from './drive.js';
@@ -9,10 +9,9 @@ import type { Pace } from '../pace.js';
 import { prepareProtocolTape, tmpdirToPlaceholder, withTmpdir, type PreparedTape } from './prepare.js';
 import { acceptLive, redactWith } from './accept.js';
 import { openScratch } from '../scratch.js';
-import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, requireServerCommand } from '../settings.js';
+import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, requireServerCommand } from '../replay-defaults.js';
 import type { ServerExit } from './server-process.js';
 import { TapeAnswers } from './tape-answers.js';
-import { replaceResponse } from './update.js';
 import { liveBytes, liveCompared, liveText, LiveResponses, type LiveResponse } from './live-response.js';
 
 /**
@@ -90,6 +89,14 @@ export async function replayProtocolTape(source: ProtocolTape | PreparedTape | s
   const env = options.env ?? process.env;
   const normaliser = options.normaliser ?? new Normaliser();
   const prepared = typeof source !== 'string' && 'sessions' in source ? source : await prepareProtocolTape(source, { ...options, env, normaliser });
+  try {
+    return await replayPrepared(prepared, baseCommand, env, normaliser, options, started);
+  } finally {
+    prepared.release(); // the pairs a caller reads later (the result's pairs) open the tape file again
+  }
+}
+
+async function replayPrepared(prepared: PreparedTape, baseCommand: readonly string[], env: NodeJS.ProcessEnv, normaliser: Normaliser, options: ProtocolReplayOptions, started: number): Promise<TapeReplayResult> {
   const tape = prepared.tape;
   const scratch = openScratch(tape.path, baseCommand, env, { tapeUsesIt: prepared.usesTmpdir, setup: options.setup, always: options.scratch });
   try {
@@ -121,10 +128,17 @@ export async function replayProtocolTape(source: ProtocolTape | PreparedTape | s
       const ex = live.get(i);
       return ex ? liveBytes(ex, withDir(prepared.at(i).expected)) : undefined;
     };
-    const accepted = acceptLive(tape, drifts, liveOf, hide, options);
+    const accepted = await acceptLive(tape, drifts, liveOf, hide, options);
     const stoppedAt = runs.find((r) => r.stop)?.stop?.pair ?? prepared.count;
     const driftedPairs = new Set(drifts.map((d) => d.pair - 1));
-    const outcomes = (): PairOutcome[] =>
+    const outcomes = (): PairOutcome[] => {
+      try {
+        return outcomeList();
+      } finally {
+        prepared.release(); // built after the replay: the tape file was opened again for it
+      }
+    };
+    const outcomeList = (): PairOutcome[] =>
       Array.from({ length: prepared.count }, (_, i) => {
         const p = prepared.at(i);
         const ex = live.get(i);

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { writeFileAtomic } from '../../core/files/atomic-write.js';
 import type { ProtocolTape } from '../../tape/protocol/tape.js';
-import { formatPair, parseProtocolTape } from '../../tape/protocol/tape.js';
+import { parseProtocolTape, replaceResponse } from '../../tape/protocol/tape.js';
 import { notesPath } from '../../tape/protocol/notes.js';
 import { withFileLock } from '../../core/files/file-lock.js';
 import { TapedeckError, ioError } from '../../core/diagnostics/errors.js';
@@ -56,18 +56,4 @@ function splice(text: Buffer, pairs: ProtocolTape['pairs'], responses: Map<numbe
   });
   pieces.push(text.subarray(cursor));
   return Buffer.concat(pieces);
-}
-
-/**
- * The line that accepts a new response: other keys kept; response_base64
- * rewritten from the new bytes when they are not UTF-8, else dropped as stale.
- */
-export function replaceResponse(rawLine: string, request: string, response: string | Buffer): string {
-  const obj = JSON.parse(rawLine) as Record<string, unknown>;
-  const keys = Object.keys(obj).filter((k) => k !== 'request' && k !== 'response' && k !== 'response_base64');
-  const pair = formatPair(request, response);
-  if (keys.length === 0) return pair;
-  const out: Record<string, unknown> = JSON.parse(pair) as Record<string, unknown>;
-  for (const k of keys) out[k] = obj[k];
-  return JSON.stringify(out);
 }

@@ -13,7 +13,7 @@ import { checkpointKey, syncKey } from './screen.js';
 import { CheckpointScreenshots, type CheckpointScreenshot, type ScreenshotCheckpointOptions } from './screenshot.js';
 import { DEFAULT_STEP_TIMEOUT_MS } from './defaults.js';
 import { castFromLive, rewriteCastFromLive, type StepRef } from './update.js';
-import { tapeDecision } from '../../core/golden/store.js';
+import { tapeDecision } from '../../core/golden/decision.js';
 import { goldenPaths } from '../../core/golden/paths.js';
 import { exitWithin, waitForQuiet, waitForScreenKey, type ScreenWaitOutcome } from './wait.js';
 

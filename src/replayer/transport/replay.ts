@@ -5,7 +5,7 @@ import { TapedeckError, usageError } from '../../core/diagnostics/errors.js';
 import { Normaliser } from '../../core/text/normalise.js';
 import { describeExit } from '../../plumbing/process/exit.js';
 import { LaunchedServer } from '../../plumbing/process/server-launch.js';
-import type { ProtocolTape } from '../../tape/protocol/tape.js';
+import { replaceResponse, type ProtocolTape } from '../../tape/protocol/tape.js';
 import { AUTH_TOKEN_VAR, wireOf } from '../../tape/protocol/wire.js';
 import { notesPath } from '../../tape/protocol/notes.js';
 import { type ComparedPair, comparePairs } from '../protocol/compare.js';
@@ -15,7 +15,7 @@ import { driveUnix } from './drive-unix.js';
 import { prepareProtocolTape, type PreparedTape } from '../protocol/prepare.js';
 import { TapeAnswers } from '../protocol/tape-answers.js';
 import { type PairOutcome, type ProtocolReplayOptions, type TapeReplayResult, redactWith } from '../protocol/replay.js';
-import { replaceResponse, rewriteTape } from '../protocol/update.js';
+import { rewriteTape } from '../protocol/update.js';
 
 /** Which network transport a replay talks over, and to what. */
 export interface TransportTarget {
@@ -47,14 +47,19 @@ export async function replayOverTransport(source: ProtocolTape | PreparedTape | 
   // Read, validated, secrets restored and scoped normalisers chosen as for stdio (an empty tape is exit 2).
   const ready = typeof source !== 'string' && 'sessions' in source ? source : await prepareProtocolTape(source, { ...options, env, normaliser });
   const tape = ready.tape;
-  const prepared: Prepared[] = Array.from({ length: ready.count }, (_, i) => {
-    const p = ready.at(i);
-    const wire = wireOf(p.pair);
-    if (wire?.auth && target.authToken === undefined) {
-      throw new TapedeckError('TD2012', 'this pair was recorded with a bearer token: give --auth-token', { location: { file: tape.path, line: p.pair.line } });
-    }
-    return { pair: p.pair, wire, send: p.send, expected: p.expected, normaliser: p.normaliser };
-  });
+  let prepared: Prepared[];
+  try {
+    prepared = Array.from({ length: ready.count }, (_, i) => {
+      const p = ready.at(i);
+      const wire = wireOf(p.pair);
+      if (wire?.auth && target.authToken === undefined) {
+        throw new TapedeckError('TD2012', 'this pair was recorded with a bearer token: give --auth-token', { location: { file: tape.path, line: p.pair.line } });
+      }
+      return { pair: p.pair, wire, send: p.send, expected: p.expected, normaliser: p.normaliser };
+    });
+  } finally {
+    ready.release(); // every pair is read: the tape file is closed for the run
+  }
 
   const carriers = new Map<number, number>();
   for (const r of ready.serverRequests) if (r.answerPair !== undefined) carriers.set(r.answerPair, r.inPair);
@@ -87,6 +92,7 @@ export async function replayOverTransport(source: ProtocolTape | PreparedTape | 
     const broke = run.outcomes[run.stoppedAt]?.failure;
     if (server && !server.exit && broke && broke.failure !== 'timeout') await Promise.race([server.closed, new Promise((r) => setTimeout(r, 1000).unref())]);
   } finally {
+    ready.release(); // answering the server's own requests reads their pairs again
     // A server that outlives its tape would answer the next tape's requests with stale state.
     if (server) await server.stop(500);
   }

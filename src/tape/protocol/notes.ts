@@ -1,8 +1,11 @@
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { TapedeckError, ioError } from '../../core/diagnostics/errors.js';
+import { lazyPackage } from '../../core/lazy-package.js';
 import { numberedLinesOf } from '../../core/text/lines.js';
 import { checkWireNote, type WireNote } from './wire.js';
+
+// Only a tape with notes hashes requests: a replay of one without does not load node:crypto (0.6 MB of RSS).
+const crypto = lazyPackage<typeof import('node:crypto')>('node:crypto');
 
 /**
  * The notes file beside a protocol tape (`<tape>.notes`): what tapedeck needs
@@ -58,7 +61,7 @@ export function notesPath(tapePath: string): string {
 
 /** The start of the SHA-256 of a request, as a notes line stores it. */
 export function requestSha(request: string): string {
-  return createHash('sha256').update(request).digest('hex').slice(0, 12);
+  return crypto().createHash('sha256').update(request).digest('hex').slice(0, 12);
 }
 
 /** Reads and validates the notes of a tape; undefined when it has none. A bad line is exit 2 naming it. */

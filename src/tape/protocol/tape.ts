@@ -1,10 +1,11 @@
 import { isUtf8 } from 'node:buffer';
 import { TapedeckError, ioError } from '../../core/diagnostics/errors.js';
-import { eachNumberedLine, eachNumberedLineKept, numberedLinesOf, type NumberedLine } from '../../core/text/lines.js';
+import { eachNumberedLine, numberedLinesOf, type NumberedLine } from '../../core/text/lines.js';
 import { warn } from '../../core/diagnostics/warn.js';
 import { limit, limitError, tooDeep } from '../../core/config/limits.js';
 import { checkNotesAgainst, readNotes, type NotesExchange, type TapeNotes } from './notes.js';
 import { checkWireNote, type WireNote } from './wire.js';
+import { scanTapeBytes, type TapeBytes } from './tape-bytes.js';
 
 /**
  * One recorded exchange of a protocol tape, seed 000's recorder format:
@@ -52,6 +53,20 @@ export function formatPair(request: string, response: Buffer | string): string {
   return JSON.stringify({ request, response: text, response_base64: response.toString('base64') });
 }
 
+/**
+ * The line that accepts a new response: other keys kept; response_base64
+ * rewritten from the new bytes when they are not UTF-8, else dropped as stale.
+ */
+export function replaceResponse(rawLine: string, request: string, response: string | Buffer): string {
+  const obj = JSON.parse(rawLine) as Record<string, unknown>;
+  const keys = Object.keys(obj).filter((k) => k !== 'request' && k !== 'response' && k !== 'response_base64');
+  const pair = formatPair(request, response);
+  if (keys.length === 0) return pair;
+  const out: Record<string, unknown> = JSON.parse(pair) as Record<string, unknown>;
+  for (const k of keys) out[k] = obj[k];
+  return JSON.stringify(out);
+}
+
 /** Reads and validates a whole tape; a bad line is a TapedeckError naming file:line. */
 export async function readProtocolTape(path: string): Promise<ProtocolTape> {
   const reader = new TapeLines(path, undefined, readNotes(path));
@@ -71,26 +86,29 @@ export interface PairStore {
   pair(i: number): TapePair;
   /** The tape, its `pairs` built when first read. */
   readonly tape: ProtocolTape;
+  /** Closes the tape file until a pair is read again (tape-bytes.ts). */
+  release(): void;
 }
 
 /**
  * Reads and validates a whole tape as readProtocolTape does (the same errors,
  * in the same order), handing each pair to `onPair` as it is read, and keeps
- * only the file's bytes and each line's offsets: a 50,000-pair tape is one
- * buffer, not 50,000 objects and 150,000 strings, for the replay's whole run.
+ * only each line's offsets: a pair is read back from the file when asked for
+ * (tape-bytes.ts), so a 50,000-pair tape is neither 50,000 objects and 150,000
+ * strings nor its bytes in memory for the replay's whole run.
  */
 export async function readPairStore(path: string, onPair: (pair: TapePair, index: number) => void): Promise<PairStore> {
   const notes = readNotes(path);
   const reader = new TapeLines(path, onPair, notes);
-  let bytes: Buffer;
+  let bytes: TapeBytes;
   try {
-    bytes = await eachNumberedLineKept(path, (l) => reader.add(l));
+    bytes = await scanTapeBytes(path, (l) => reader.add(l));
   } catch (err) {
     if (err instanceof TapedeckError) throw err;
     throw ioError(path, err);
   }
   const tape = reader.finish();
-  return new BytesPairStore(tape.path, bytes, reader.offsets.done(), tape.partialLine, notes?.bytes, reader.extras);
+  return new BytesPairStore(tape.path, bytes, reader.offsets, tape.partialLine, notes?.bytes, reader.extras);
 }
 
 class BytesPairStore implements PairStore {
@@ -100,24 +118,21 @@ class BytesPairStore implements PairStore {
 
   constructor(
     private readonly path: string,
-    private readonly bytes: Buffer,
-    /** line, byteStart, byteEnd of each pair. */
-    private readonly where: Float64Array,
+    private readonly bytes: TapeBytes,
+    private readonly where: PairOffsets,
     private readonly partialLine: number | undefined,
     /** The notes file's bytes, for the pairs kept there. */
     private readonly notesBytes: Buffer | undefined,
     /** What the notes add to a pair, by its index. */
     private readonly extras: Map<number, PairExtras>,
   ) {
-    this.count = where.length / 3;
+    this.count = where.count;
   }
 
   pair(i: number): TapePair {
-    const line = this.where[3 * i];
-    const start = this.where[3 * i + 1];
-    const end = this.where[3 * i + 2];
+    const { line, start, end } = this.where.at(i);
     const extra = this.extras.get(i);
-    const text = (extra?.inNotes ? this.notesBytes! : this.bytes).toString('utf8', start, end);
+    const text = extra?.inNotes ? this.notesBytes!.toString('utf8', start, end) : this.bytes.text(start, end);
     const obj = JSON.parse(text) as { request: string; response: string; response_base64?: string; wire?: WireNote };
     const responseBytes = obj.response_base64 === undefined ? undefined : Buffer.from(obj.response_base64, 'base64');
     const pair: TapePair = { request: obj.request, response: obj.response, responseBytes, line, byteStart: start, byteEnd: end, raw: text };
@@ -125,34 +140,60 @@ class BytesPairStore implements PairStore {
     return extra ? Object.assign(pair, extra) : pair;
   }
 
+  release(): void {
+    this.bytes.release();
+  }
+
   get tape(): ProtocolTape {
     if (this.view) return this.view;
     const view = { path: this.path, ...(this.partialLine !== undefined ? { partialLine: this.partialLine } : {}) };
+    const build = () => {
+      try {
+        return Array.from({ length: this.count }, (_, i) => this.pair(i));
+      } finally {
+        this.release();
+      }
+    };
     return (this.view = Object.defineProperty(view, 'pairs', {
       enumerable: true,
-      get: () => (this.built ??= Array.from({ length: this.count }, (_, i) => this.pair(i))),
+      get: () => (this.built ??= build()),
     }) as ProtocolTape);
   }
 }
 
-/** Numbers appended three at a time into a typed array that doubles when full. */
-class GrowingNumbers {
-  private values = new Float64Array(3 * 1024);
-  private length = 0;
-  push(a: number, b: number, c: number): void {
-    if (this.length + 3 > this.values.length) {
-      const bigger = new Float64Array(2 * this.values.length);
-      bigger.set(this.values);
-      this.values = bigger;
+/**
+ * Each pair's line number and byte range, 16 bytes a pair, appended in blocks:
+ * no array doubles (a 50,000-pair tape's offsets are 0.8 MB, not 1.5 MB plus a
+ * copy while growing).
+ */
+class PairOffsets {
+  private readonly starts: Float64Array[] = [];
+  /** Line number and byte length, two to a pair. */
+  private readonly linesAndLengths: Uint32Array[] = [];
+  count = 0;
+
+  push(line: number, start: number, end: number): void {
+    const b = Math.floor(this.count / BLOCK);
+    const k = this.count % BLOCK;
+    if (k === 0) {
+      this.starts.push(new Float64Array(BLOCK));
+      this.linesAndLengths.push(new Uint32Array(2 * BLOCK));
     }
-    this.values[this.length++] = a;
-    this.values[this.length++] = b;
-    this.values[this.length++] = c;
+    this.starts[b][k] = start;
+    this.linesAndLengths[b][2 * k] = line;
+    this.linesAndLengths[b][2 * k + 1] = end - start;
+    this.count++;
   }
-  done(): Float64Array {
-    return this.values.subarray(0, this.length);
+
+  at(i: number): { line: number; start: number; end: number } {
+    const b = Math.floor(i / BLOCK);
+    const k = i % BLOCK;
+    const start = this.starts[b][k];
+    return { line: this.linesAndLengths[b][2 * k], start, end: start + this.linesAndLengths[b][2 * k + 1] };
   }
 }
+
+const BLOCK = 4096;
 
 /** The same over bytes already read (the rewrite re-reads the tape under its lock). */
 export function parseProtocolTape(path: string, bytes: Buffer, options: { quiet?: boolean } = {}): ProtocolTape {
@@ -181,7 +222,7 @@ class TapeLines {
   /** Read once per tape, not once per pair. */
   private readonly maxDepth = limit('maxJsonDepth');
   /** With onPair: each pair's line and byte range (the pairs themselves are handed over, not kept). */
-  readonly offsets = new GrowingNumbers();
+  readonly offsets = new PairOffsets();
   /** What the notes add to a pair, by its index (with onPair). */
   readonly extras = new Map<number, PairExtras>();
   constructor(

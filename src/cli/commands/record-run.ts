@@ -81,8 +81,6 @@ async function recordProtocolCommand({ values, command, io }: RecordContext): Pr
     graceMs,
     tmpdir: dir,
     input: seen.input,
-    head: seen.head,
-    inputEnded: seen.ended,
     output: io.stdout as Writable,
     // The bin hands the server its own stderr; an embedding caller gets the server's messages in io.stderr.
     stderr: io.stderr === process.stderr ? 'inherit' : (io.stderr as Writable),

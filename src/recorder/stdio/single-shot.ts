@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
+import { PassThrough } from 'node:stream';
 import { TapedeckError } from '../../core/diagnostics/errors.js';
 import { killGroup } from '../../plumbing/process/group.js';
 import { signalExitCode } from '../../plumbing/process/exit.js';
@@ -77,28 +78,20 @@ export async function readAll(input: Readable): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-/** Input the tap reads: the bytes already read from it (`head`), then the rest of `input` (ended: nothing more). */
-export interface HandedOn {
-  input: Readable;
-  head: Buffer[];
-  ended: boolean;
-}
-
 /**
  * Tells a single-shot body from an interactive session before the tap starts:
  * when the first line starts a JSON value it does not complete (`{` of a
  * pretty-printed body), input is read to its end; if it is one JSON value
  * over several lines, that is a single-shot body. Anything else is handed on
- * untouched: the bytes read so far and the stream itself, paused (no stream
- * in between: each client chunk would cost another stream hop in the round trip).
+ * untouched: `input` is what the tap reads (the bytes read so far, then the rest).
  */
-export async function detectSingleShot(source: Readable): Promise<{ body: Buffer } | HandedOn> {
+export async function detectSingleShot(source: Readable): Promise<{ body: Buffer } | { input: Readable }> {
   const seen: Buffer[] = [];
   let ended = false;
   const firstLine = await new Promise<string | undefined>((resolve) => {
     const onData = (c: Buffer) => {
       seen.push(c);
-      const all = seen.length === 1 ? c : Buffer.concat(seen);
+      const all = Buffer.concat(seen);
       const nl = all.indexOf(0x0a);
       if (nl >= 0) finish(all.subarray(0, nl).toString('utf8'));
     };
@@ -115,7 +108,16 @@ export async function detectSingleShot(source: Readable): Promise<{ body: Buffer
     source.on('data', onData);
     source.once('end', onEnd);
   });
-  const handOn = (): HandedOn => ({ input: source, head: seen, ended });
+  const handOn = (): { input: Readable } => {
+    const pass = new PassThrough();
+    for (const c of seen) pass.write(c);
+    if (ended) pass.end();
+    else {
+      source.pipe(pass);
+      source.resume();
+    }
+    return { input: pass };
+  };
   const first = (firstLine ?? '').trim();
   if (ended || !(first.startsWith('{') || first.startsWith('[')) || parses(first)) return handOn();
   // An unfinished JSON value: read the rest, and see whether the whole is one value.

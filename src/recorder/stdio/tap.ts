@@ -23,10 +23,6 @@ export interface RecordProtocolOptions {
   redactEnv?: readonly string[];
   /** The client side; defaults to this process's stdin/stdout. */
   input?: Readable;
-  /** Bytes already read from `input` (single-shot detection peeked at them): taken first. */
-  head?: readonly Buffer[];
-  /** `input` has already ended (all of it is in `head`). */
-  inputEnded?: boolean;
   output?: Writable;
   /** Where the server's stderr and tapedeck's own messages go; `inherit` passes the fd straight through. */
   stderr?: Writable | 'inherit';
@@ -182,16 +178,8 @@ export async function recordProtocol(options: RecordProtocolOptions): Promise<Re
     childIn.end();
     stopGroup(undefined);
   };
-  for (const chunk of options.head ?? []) onClientData(chunk);
-  if (options.inputEnded) onClientEnd();
-  else {
-    input.on('data', onClientData);
-    input.once('end', onClientEnd);
-    // Paused by whoever peeked at it (a listener alone does not restart a paused stream); the
-    // server may not have taken the peeked bytes yet, and then the rest waits for it to drain.
-    input.resume();
-    if (childIn.writableNeedDrain) holdBack(input, childIn);
-  }
+  input.on('data', onClientData);
+  input.once('end', onClientEnd);
 
   childOut.on('data', (chunk: Buffer) => {
     // Backpressure: a client that reads slowly (or late) stops the server's output here, in the pipe,

@@ -6,6 +6,7 @@ import { writeFileAtomic } from '../../src/core/files/atomic-write.js';
 import { isCI, resolveUpdateMode } from '../../src/core/config/ci.js';
 import { diffJson, formatPathDifference } from '../../src/core/text/json-diff.js';
 import { LineSplitter } from '../../src/core/text/lines.js';
+import { trimWhiteSpace } from '../../src/core/text/trim.js';
 import { Normaliser, parseFilter } from '../../src/core/text/normalise.js';
 import { formatPair } from '../../src/tape/protocol/tape.js';
 import { tempDir } from '../helpers/cli.js';
@@ -116,6 +117,18 @@ describe('ResponseFramer', () => {
     line('{"jsonrpc":"2.0","method":"late"}');
     framer.finish();
     expect(done.map(text)).toEqual(['{"jsonrpc":"2.0","id":1,"result":"A"}\n{"jsonrpc":"2.0","method":"late"}\n']);
+  });
+});
+
+describe('trimWhiteSpace', () => {
+  test('trims Unicode White_Space at both ends, as seed 000 (Rust str::trim) does, and keeps a byte order mark', () => {
+    expect(trimWhiteSpace(' \t{"op":"check"}\r\n')).toBe('{"op":"check"}');
+    expect(trimWhiteSpace('\u3000\u00a0x y\u2028\u0085')).toBe('x y');
+    expect(trimWhiteSpace('\ufeff{"a":1}\n')).toBe('\ufeff{"a":1}');
+    expect(trimWhiteSpace('\u200b')).toBe('\u200b'); // a zero-width space is not White_Space
+    expect(trimWhiteSpace(' \n ')).toBe('');
+    const same = '{"id":1}';
+    expect(trimWhiteSpace(same)).toBe(same);
   });
 });
 

@@ -126,3 +126,48 @@ createInterface({ input: process.stdin }).on('line', (line) => {
     expect(readFileSync(join(dir, 'whole.ndjson'), 'utf8').trim().split('\n')).toHaveLength(2);
   });
 });
+
+describe('SIGKILL of the tap mid-session leaves a tape of whole lines', () => {
+  test('killed while requests flow, one at a time and pipelined: every line is a whole pair, in order, one at a time all but at most the last answered one are there, and the tape replays', async () => {
+    const dir = temp();
+    const echoed = (id: number) => `${JSON.stringify({ jsonrpc: '2.0', id, result: { n: id } })}\n`;
+    for (const pipelined of [false, true]) {
+      const tape = join(dir, `killed-${pipelined ? 'pipelined' : 'sequential'}.ndjson`);
+      // stderr piped: the orphaned server may say EPIPE once the tap is gone.
+      const child = spawn('node', [CLI, 'record', '--out', tape, '--', 'node', ECHO], { env: childEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+      child.stdin.on('error', () => {});
+      child.stderr.resume();
+      let answered = 0;
+      let pending = '';
+      let sent = 0;
+      const send = (n: number) => {
+        let text = '';
+        for (let i = 0; i < n; i++) text += `${rpc(++sent)}\n`;
+        child.stdin.write(text);
+      };
+      const killed = new Promise<NodeJS.Signals | null>((resolve) => child.once('close', (_code, signal) => resolve(signal)));
+      child.stdout.on('data', (d: Buffer) => {
+        pending += d.toString('utf8');
+        for (let nl = pending.indexOf('\n'); nl !== -1; nl = pending.indexOf('\n')) {
+          pending = pending.slice(nl + 1);
+          answered++;
+          // Killed in the middle: the tap is between two exchanges, with pairs not yet written.
+          if (answered === 300) child.kill('SIGKILL');
+          else if (answered < 300 && !pipelined) send(1);
+        }
+      });
+      send(pipelined ? 2000 : 1);
+      expect(await killed).toBe('SIGKILL');
+      const text = readFileSync(tape, 'utf8');
+      expect(text === '' || text.endsWith('\n'), 'the tape ends with a whole line').toBe(true);
+      const lines = text.split('\n').slice(0, -1);
+      // One request at a time, each pair is written in the tick its response is forwarded: only the kill's own race may
+      // miss one. Pipelined, the tap may have forwarded answers it has not framed yet (278-299 of 300 seen).
+      if (!pipelined) expect(lines.length).toBeGreaterThanOrEqual(299);
+      expect(lines.length).toBeGreaterThan(0);
+      // Each line is a whole pair, and the pairs are the first exchanges, in order.
+      for (const [i, line] of lines.entries()) expect(JSON.parse(line)).toEqual({ request: rpc(i + 1), response: echoed(i + 1) });
+      if (lines.length > 0) expect((await tapedeck(['replay', tape, '--', 'node', ECHO], { cwd: dir })).code).toBe(0);
+    }
+  });
+});

@@ -26,6 +26,8 @@ export class TapeAppender {
   private runNoted = false;
   /** The run speaks Content-Length framing (LSP, DAP): noted with its start. */
   private framing?: string;
+  /** TAPEDECK_MAX_LINE_BYTES, read once (the environment is slow to ask, and asked per pair otherwise). */
+  private readonly maxLineBytes = limit('maxLineBytes');
 
   constructor(
     readonly path: string,
@@ -140,7 +142,7 @@ export class TapeAppender {
    */
   private lineOf(request: string, response: Buffer | string): Buffer | undefined {
     const buf = Buffer.from(`${formatPair(request, response)}\n`, 'utf8');
-    const max = limit('maxLineBytes');
+    const max = this.maxLineBytes;
     if (buf.length - 1 <= max) return buf;
     this.failed++;
     this.giveUp(`a pair whose tape line is ${buf.length - 1} bytes, over the ${max}-byte limit (raise it with TAPEDECK_MAX_LINE_BYTES) cannot be recorded`);

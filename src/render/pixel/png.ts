@@ -45,7 +45,8 @@ export interface PngRows {
   done: Uint8Array;
 }
 
-const LITTLE_ENDIAN = endianness() === 'LE';
+/** Pixels read as 32-bit words have R in the low byte (what the fast paths assume). */
+export const LITTLE_ENDIAN = endianness() === 'LE';
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 export class PngError extends Error {}

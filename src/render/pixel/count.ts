@@ -1,0 +1,390 @@
+/**
+ * pixelmatch 8's count of differing pixels, the same number for the same
+ * images and threshold (its OKLab HyAB colour distance, its anti-aliasing
+ * detection, its checkerboard blending of pixels that are not opaque), made
+ * faster for screenshots:
+ *   - only the rows the caller names are walked (the others are equal);
+ *   - an opaque pixel pair's colour test is looked up by the pair of colours
+ *     (a terminal screenshot has few colours, so few pairs);
+ *   - pixels are signed 32-bit words (Int32Array: small integers to V8), and
+ *     the anti-aliasing check compares whole words before it looks at bytes.
+ * Pixels are RGBA bytes as little-endian words: R in the low byte, alpha in
+ * the high one (callers check the machine's byte order).
+ *
+ * The colour distance, the anti-aliasing check and their tables are
+ * pixelmatch 8.0.0's (index.js), rewritten to read words; the arithmetic is
+ * kept in its order, so the results are bit for bit its own.
+ * pixelmatch: ISC License, Copyright (c) 2025, Mapbox. Permission to use,
+ * copy, modify, and/or distribute this software for any purpose with or
+ * without fee is hereby granted, provided that the above copyright notice and
+ * this permission notice appear in all copies. THE SOFTWARE IS PROVIDED "AS
+ * IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES WITH REGARD TO THIS SOFTWARE.
+ * test/render/pixel-count.test.ts holds this to pixelmatch's count.
+ */
+
+/**
+ * How many pixels pixelmatch(a, b, null, width, height, { threshold }) counts,
+ * given that `rows` lists (ascending or not, each once) every row where a and b
+ * differ; the pixels two rows around each must be decoded too (the
+ * anti-aliasing check looks that far).
+ */
+export function countDifferingPixels(a: Int32Array, b: Int32Array, width: number, height: number, rows: Iterable<number>, threshold: number): number {
+  usePairCache(threshold);
+  let n = 0;
+  for (const y of rows) {
+    const start = y * width;
+    // The last opaque pair seen on the row and whether its colours differ (runs of one pair are common).
+    let lastA = 0;
+    let lastB = 0;
+    let lastDiffers = false;
+    for (let i = start, end = start + width; i < end; i++) {
+      const pa = a[i];
+      const pb = b[i];
+      if (pa === pb) continue;
+      let differs: boolean;
+      if ((pa & pb) >>> 24 === 255) {
+        if (pa !== lastA || pb !== lastB) {
+          lastA = pa;
+          lastB = pb;
+          lastDiffers = opaquePairDiffers(pa, pb, threshold);
+        }
+        differs = lastDiffers;
+      } else {
+        differs = colorDeltaTransparent(pa, pb, i * 4, threshold) !== 0;
+      }
+      if (!differs) continue;
+      const x = i - start;
+      if (antialiased(a, x, y, width, height, a, b) || antialiased(b, x, y, width, height, b, a)) continue;
+      n++;
+    }
+  }
+  return n;
+}
+
+// Opaque pairs already tested: a direct-mapped table keyed by both words. Kept
+// between calls (the test depends only on the pair and the threshold).
+const PAIR_BITS = 14;
+const pairA = new Int32Array(1 << PAIR_BITS);
+const pairB = new Int32Array(1 << PAIR_BITS);
+/** 0 empty, 1 the pair is alike, 2 it differs. */
+const pairResult = new Uint8Array(1 << PAIR_BITS);
+let pairThreshold = -1;
+
+function usePairCache(threshold: number): void {
+  if (threshold === pairThreshold) return;
+  pairResult.fill(0);
+  pairThreshold = threshold;
+}
+
+function opaquePairDiffers(pa: number, pb: number, threshold: number): boolean {
+  const slot = Math.imul(pa ^ Math.imul(pb, 0x85ebca6b), 0x9e3779b1) >>> (32 - PAIR_BITS);
+  const known = pairResult[slot];
+  if (known !== 0 && pairA[slot] === pa && pairB[slot] === pb) return known === 2;
+  const differs = colorDeltaOpaque(pa & 0xff, (pa >>> 8) & 0xff, (pa >>> 16) & 0xff, pb & 0xff, (pb >>> 8) & 0xff, (pb >>> 16) & 0xff, threshold) !== 0;
+  pairA[slot] = pa;
+  pairB[slot] = pb;
+  pairResult[slot] = differs ? 2 : 1;
+  return differs;
+}
+
+// ---- From pixelmatch 8.0.0 (ISC, Mapbox; see above), pixels read as words ----
+
+/** pixelmatch's antialiased(): whether pixel (x1, y1) of img is likely anti-aliasing (a32, b32: both images). */
+function antialiased(img: Int32Array, x1: number, y1: number, width: number, height: number, a32: Int32Array, b32: Int32Array): boolean {
+  if (x1 > 0 && x1 < width - 1 && y1 > 0 && y1 < height - 1) {
+    const inside = antialiasedInside(img, x1, y1, width, height, a32, b32);
+    if (inside !== UNDECIDED) return inside === 1;
+  }
+  return antialiasedWalk(img, x1, y1, width, height, a32, b32);
+}
+
+const UNDECIDED = 2;
+// The 8 neighbours in pixelmatch's order (column by column), as offsets in x and y.
+const DX = [-1, -1, -1, 0, 0, 1, 1, 1];
+const DY = [-1, 0, 1, -1, 1, -1, 0, 1];
+
+/**
+ * antialiasedWalk's answer (1 or 0) for a pixel away from the edges, without
+ * its branches: 3 equal neighbours end the walk with "no" whatever their
+ * order (most pixels of a terminal screenshot end here, on word compares);
+ * when all 9 pixels are opaque, the 8 brightness deltas are computed as the
+ * walk does and the darkest and brightest taken as it keeps them (the first
+ * of equal ones). UNDECIDED when a pixel is not opaque.
+ */
+function antialiasedInside(img: Int32Array, x1: number, y1: number, width: number, height: number, a32: Int32Array, b32: Int32Array): number {
+  const p = y1 * width + x1;
+  const c = img[p];
+  const n0 = img[p - width - 1];
+  const n1 = img[p - 1];
+  const n2 = img[p + width - 1];
+  const n3 = img[p - width];
+  const n4 = img[p + width];
+  const n5 = img[p - width + 1];
+  const n6 = img[p + 1];
+  const n7 = img[p + width + 1];
+  const equal = +(c === n0) + +(c === n1) + +(c === n2) + +(c === n3) + +(c === n4) + +(c === n5) + +(c === n6) + +(c === n7);
+  if (equal > 2) return 0;
+  if ((c & n0 & n1 & n2 & n3 & n4 & n5 & n6 & n7) >>> 24 !== 255) return UNDECIDED;
+  const r = c & 0xff;
+  const g = (c >>> 8) & 0xff;
+  const b = (c >>> 16) & 0xff;
+  const d0 = opaqueBrightnessDelta(n0, r, g, b);
+  const d1 = opaqueBrightnessDelta(n1, r, g, b);
+  const d2 = opaqueBrightnessDelta(n2, r, g, b);
+  const d3 = opaqueBrightnessDelta(n3, r, g, b);
+  const d4 = opaqueBrightnessDelta(n4, r, g, b);
+  const d5 = opaqueBrightnessDelta(n5, r, g, b);
+  const d6 = opaqueBrightnessDelta(n6, r, g, b);
+  const d7 = opaqueBrightnessDelta(n7, r, g, b);
+  if (+(d0 === 0) + +(d1 === 0) + +(d2 === 0) + +(d3 === 0) + +(d4 === 0) + +(d5 === 0) + +(d6 === 0) + +(d7 === 0) > 2) return 0;
+  const min = Math.min(0, d0, d1, d2, d3, d4, d5, d6, d7);
+  const max = Math.max(0, d0, d1, d2, d3, d4, d5, d6, d7);
+  if (min === 0 || max === 0) return 0;
+  const kMin = d0 === min ? 0 : d1 === min ? 1 : d2 === min ? 2 : d3 === min ? 3 : d4 === min ? 4 : d5 === min ? 5 : d6 === min ? 6 : 7;
+  const kMax = d0 === max ? 0 : d1 === max ? 1 : d2 === max ? 2 : d3 === max ? 3 : d4 === max ? 4 : d5 === max ? 5 : d6 === max ? 6 : 7;
+  const minX = x1 + DX[kMin];
+  const minY = y1 + DY[kMin];
+  const maxX = x1 + DX[kMax];
+  const maxY = y1 + DY[kMax];
+  return +(
+    (hasManySiblings(a32, minX, minY, width, height) && hasManySiblings(b32, minX, minY, width, height)) ||
+    (hasManySiblings(a32, maxX, maxY, width, height) && hasManySiblings(b32, maxX, maxY, width, height))
+  );
+}
+
+/** brightnessDelta() for two opaque pixels: centre (r1, g1, b1) against p. */
+function opaqueBrightnessDelta(p: number, r1: number, g1: number, b1: number): number {
+  return (r1 - (p & 0xff)) * 0.29889531 + (g1 - ((p >>> 8) & 0xff)) * 0.58662247 + (b1 - ((p >>> 16) & 0xff)) * 0.11448223;
+}
+
+/** pixelmatch's antialiased() walk itself (any pixel: at an edge, or not opaque). */
+function antialiasedWalk(img: Int32Array, x1: number, y1: number, width: number, height: number, a32: Int32Array, b32: Int32Array): boolean {
+  const x0 = x1 > 0 ? x1 - 1 : 0;
+  const y0 = y1 > 0 ? y1 - 1 : 0;
+  const x2 = x1 < width - 1 ? x1 + 1 : width - 1;
+  const y2 = y1 < height - 1 ? y1 + 1 : height - 1;
+  const centre = img[y1 * width + x1];
+  const cr = centre & 0xff;
+  const cg = (centre >>> 8) & 0xff;
+  const cb = (centre >>> 16) & 0xff;
+  const ca = centre >>> 24;
+  let zeroes = x1 === x0 || x1 === x2 || y1 === y0 || y1 === y2 ? 1 : 0;
+  let min = 0;
+  let max = 0;
+  let minX = 0;
+  let minY = 0;
+  let maxX = 0;
+  let maxY = 0;
+  // The 8 adjacent pixels, column by column (the order decides which of equal extremes is kept).
+  for (let x = x0; x <= x2; x++) {
+    let m = y0 * width + x;
+    for (let y = y0; y <= y2; y++, m += width) {
+      if (x === x1 && y === y1) continue;
+      const delta = brightnessDelta(img[m], cr, cg, cb, ca);
+      if (delta === 0) {
+        zeroes++;
+        if (zeroes > 2) return false;
+      } else if (delta < min) {
+        min = delta;
+        minX = x;
+        minY = y;
+      } else if (delta > max) {
+        max = delta;
+        maxX = x;
+        maxY = y;
+      }
+    }
+  }
+  if (min === 0 || max === 0) return false;
+  return (
+    (hasManySiblings(a32, minX, minY, width, height) && hasManySiblings(b32, minX, minY, width, height)) ||
+    (hasManySiblings(a32, maxX, maxY, width, height) && hasManySiblings(b32, maxX, maxY, width, height))
+  );
+}
+
+/** pixelmatch's hasManySiblings(): whether pixel (x1, y1) has 3+ adjacent pixels of its colour. */
+function hasManySiblings(img: Int32Array, x1: number, y1: number, width: number, height: number): boolean {
+  const pos1 = y1 * width + x1;
+  const val = img[pos1];
+  if (x1 > 0 && x1 < width - 1 && y1 > 0 && y1 < height - 1) {
+    return (
+      +(val === img[pos1 - width - 1]) +
+        +(val === img[pos1 - 1]) +
+        +(val === img[pos1 + width - 1]) +
+        +(val === img[pos1 - width]) +
+        +(val === img[pos1 + width]) +
+        +(val === img[pos1 - width + 1]) +
+        +(val === img[pos1 + 1]) +
+        +(val === img[pos1 + width + 1]) >
+      2
+    );
+  }
+  const x0 = x1 > 0 ? x1 - 1 : 0;
+  const y0 = y1 > 0 ? y1 - 1 : 0;
+  const x2 = x1 < width - 1 ? x1 + 1 : width - 1;
+  const y2 = y1 < height - 1 ? y1 + 1 : height - 1;
+  let zeroes = x1 === x0 || x1 === x2 || y1 === y0 || y1 === y2 ? 1 : 0;
+  for (let x = x0; x <= x2; x++) {
+    let pos = y0 * width + x;
+    for (let y = y0; y <= y2; y++, pos += width) {
+      if (x === x1 && y === y1) continue;
+      zeroes += +(val === img[pos]);
+      if (zeroes > 2) return true;
+    }
+  }
+  return false;
+}
+
+/** pixelmatch's brightnessDelta() of centre (r1, g1, b1, a1) against pixel p. */
+function brightnessDelta(p: number, r1: number, g1: number, b1: number, a1: number): number {
+  const r2 = p & 0xff;
+  const g2 = (p >>> 8) & 0xff;
+  const b2 = (p >>> 16) & 0xff;
+  const a2 = p >>> 24;
+  let dr = r1 - r2;
+  let dg = g1 - g2;
+  let db = b1 - b2;
+  const da = a1 - a2;
+  if (!dr && !dg && !db && !da) return 0;
+  if (a1 < 255 || a2 < 255) {
+    dr = (r1 * a1 - r2 * a2 - 255 * da) / 255;
+    dg = (g1 * a1 - g2 * a2 - 255 * da) / 255;
+    db = (b1 * a1 - b2 * a2 - 255 * da) / 255;
+    const d = dr * 0.29889531 + dg * 0.58662247 + db * 0.11448223;
+    return d === 0 && da ? da / 2 : d;
+  }
+  return dr * 0.29889531 + dg * 0.58662247 + db * 0.11448223;
+}
+
+// sRGB [0..255] -> linear [0..1] (a 257th entry for interpolation).
+const LIN = new Float64Array(257);
+for (let i = 0; i < 256; i++) {
+  const c = i / 255;
+  LIN[i] = c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+}
+LIN[256] = LIN[255];
+
+// The LMS matrix's terms for opaque sRGB bytes.
+const L_R = new Float64Array(256);
+const L_G = new Float64Array(256);
+const L_B = new Float64Array(256);
+const M_R = new Float64Array(256);
+const M_G = new Float64Array(256);
+const M_B = new Float64Array(256);
+const S_R = new Float64Array(256);
+const S_G = new Float64Array(256);
+const S_B = new Float64Array(256);
+for (let i = 0; i < 256; i++) {
+  const lr = LIN[i];
+  L_R[i] = 0.4122214708 * lr;
+  M_R[i] = 0.2119034982 * lr;
+  S_R[i] = 0.0883024619 * lr;
+  L_G[i] = 0.5363325363 * lr;
+  M_G[i] = 0.6806995451 * lr;
+  S_G[i] = 0.2817188376 * lr;
+  L_B[i] = 0.0514459929 * lr;
+  M_B[i] = 0.1073969566 * lr;
+  S_B[i] = 0.6299787005 * lr;
+}
+
+function linLUT(x: number): number {
+  const i = x | 0;
+  return LIN[i] + (LIN[i + 1] - LIN[i]) * (x - i);
+}
+
+const CBRT_N = 4096;
+const CBRT = new Float64Array(CBRT_N + 2);
+for (let i = 0; i <= CBRT_N + 1; i++) CBRT[i] = Math.cbrt(i / CBRT_N);
+const CBRT_EXACT = 8;
+
+function cbrtLUT(x: number): number {
+  const t = x * CBRT_N;
+  const i = t | 0;
+  if (i < CBRT_EXACT) return Math.cbrt(x);
+  return CBRT[i] + (CBRT[i + 1] - CBRT[i]) * (t - i);
+}
+
+const TOE_K1 = 0.206;
+const TOE_K2 = 0.03;
+const TOE_K3 = (1 + TOE_K1) / (1 + TOE_K2);
+
+function lightness(l: number, m: number, s: number): number {
+  const L = 0.2104542553 * l + 0.7936177850 * m - 0.0040720468 * s;
+  const x = TOE_K3 * L - TOE_K1;
+  return 0.5 * (x + Math.sqrt(x * x + 4 * TOE_K2 * TOE_K3 * L));
+}
+
+/** 0 when the HyAB distance stays within maxDelta, else +-1 (pixelmatch's oklabHyabDelta). */
+function oklabHyabDelta(dLr: number, dl: number, dm: number, ds: number, maxDelta: number): number {
+  const rest = maxDelta - Math.abs(dLr);
+  if (rest >= 0) {
+    const da = 1.9779984951 * dl - 2.4285922050 * dm + 0.4505937099 * ds;
+    const db = 0.0259040371 * dl + 0.7827717662 * dm - 0.8086757660 * ds;
+    if (da * da + db * db <= rest * rest) return 0;
+  }
+  return dLr > 0 ? -1 : 1;
+}
+
+// pixelmatch caches each opaque colour's cube-rooted LMS and lightness; so does this (a miss of
+// the pair table often has one colour seen before).
+const OKLAB_CACHE_BITS = 12;
+const OKLAB_CACHE_SHIFT = 32 - OKLAB_CACHE_BITS;
+const OKLAB_CACHE_KEYS = new Uint32Array(1 << OKLAB_CACHE_BITS);
+const OKLAB_CACHE_VALUES = new Float64Array((1 << OKLAB_CACHE_BITS) * 4);
+
+/** Offset in OKLAB_CACHE_VALUES of the colour's l, m, s and lightness. */
+function oklabOf(r: number, g: number, b: number): number {
+  const key = (r << 16) | (g << 8) | b;
+  const slot = Math.imul(key, 0x9e3779b1) >>> OKLAB_CACHE_SHIFT;
+  const offset = slot * 4;
+  if (OKLAB_CACHE_KEYS[slot] === key + 1) return offset;
+  const l = cbrtLUT(L_R[r] + L_G[g] + L_B[b]);
+  const m = cbrtLUT(M_R[r] + M_G[g] + M_B[b]);
+  const s = cbrtLUT(S_R[r] + S_G[g] + S_B[b]);
+  OKLAB_CACHE_KEYS[slot] = key + 1;
+  OKLAB_CACHE_VALUES[offset] = l;
+  OKLAB_CACHE_VALUES[offset + 1] = m;
+  OKLAB_CACHE_VALUES[offset + 2] = s;
+  OKLAB_CACHE_VALUES[offset + 3] = lightness(l, m, s);
+  return offset;
+}
+
+function colorDeltaOpaque(r1: number, g1: number, b1: number, r2: number, g2: number, b2: number, maxDelta: number): number {
+  const o1 = oklabOf(r1, g1, b1);
+  const l1 = OKLAB_CACHE_VALUES[o1];
+  const m1 = OKLAB_CACHE_VALUES[o1 + 1];
+  const s1 = OKLAB_CACHE_VALUES[o1 + 2];
+  const lr1 = OKLAB_CACHE_VALUES[o1 + 3];
+  // The second colour may evict the first from its slot: the first's values are read before.
+  const o2 = oklabOf(r2, g2, b2);
+  return oklabHyabDelta(lr1 - OKLAB_CACHE_VALUES[o2 + 3], l1 - OKLAB_CACHE_VALUES[o2], m1 - OKLAB_CACHE_VALUES[o2 + 1], s1 - OKLAB_CACHE_VALUES[o2 + 2], maxDelta);
+}
+
+/** Pixels pa, pb (one not opaque) blended over pixelmatch's checkerboard colour for byte offset k, then compared. */
+function colorDeltaTransparent(pa: number, pb: number, k: number, maxDelta: number): number {
+  const a1 = pa >>> 24;
+  const a2 = pb >>> 24;
+  const h = Math.imul(k >> 2, 0x9e3779b1);
+  const rb = 48 + 159 * (h >>> 31);
+  const gb = 48 + 159 * ((h >>> 30) & 1);
+  const bb = 48 + 159 * ((h >>> 29) & 1);
+  const r1 = ((pa & 0xff) * a1 + rb * (255 - a1)) / 255;
+  const g1 = (((pa >>> 8) & 0xff) * a1 + gb * (255 - a1)) / 255;
+  const b1 = (((pa >>> 16) & 0xff) * a1 + bb * (255 - a1)) / 255;
+  const r2 = ((pb & 0xff) * a2 + rb * (255 - a2)) / 255;
+  const g2 = (((pb >>> 8) & 0xff) * a2 + gb * (255 - a2)) / 255;
+  const b2 = (((pb >>> 16) & 0xff) * a2 + bb * (255 - a2)) / 255;
+  const lr1 = linLUT(r1);
+  const lg1 = linLUT(g1);
+  const lb1 = linLUT(b1);
+  const lr2 = linLUT(r2);
+  const lg2 = linLUT(g2);
+  const lb2 = linLUT(b2);
+  const l1 = cbrtLUT(0.4122214708 * lr1 + 0.5363325363 * lg1 + 0.0514459929 * lb1);
+  const m1 = cbrtLUT(0.2119034982 * lr1 + 0.6806995451 * lg1 + 0.1073969566 * lb1);
+  const s1 = cbrtLUT(0.0883024619 * lr1 + 0.2817188376 * lg1 + 0.6299787005 * lb1);
+  const l2 = cbrtLUT(0.4122214708 * lr2 + 0.5363325363 * lg2 + 0.0514459929 * lb2);
+  const m2 = cbrtLUT(0.2119034982 * lr2 + 0.6806995451 * lg2 + 0.1073969566 * lb2);
+  const s2 = cbrtLUT(0.0883024619 * lr2 + 0.2817188376 * lg2 + 0.6299787005 * lb2);
+  return oklabHyabDelta(lightness(l1, m1, s1) - lightness(l2, m2, s2), l1 - l2, m1 - m2, s1 - s2, maxDelta);
+}

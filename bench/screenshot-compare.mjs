@@ -1,4 +1,4 @@
-// Comparing two 1000x600 PNGs with tapedeck (decode both + pixelmatch count)
+// Comparing two 1000x600 PNGs with tapedeck (decode both + pixelmatch's count, render/pixel/count.ts)
 // versus raw pixelmatch on already-decoded RGBA buffers, same run.
 // Target: ratio <= 1.5.
 //

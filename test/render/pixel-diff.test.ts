@@ -56,6 +56,28 @@ describe('decodePng', () => {
     }
   });
 
+  it('reverses Up and Paeth over runs of zero bytes (a flat screen with marks) exactly as pngjs does, at every width', () => {
+    // Runs that repeat the row above are copied whole: short and long runs, runs reaching the row's
+    // end, widths that are not a multiple of four, the first row (nothing above it), marks in row 0.
+    // A black background makes zero runs in the first row too.
+    for (const [width, background] of [1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 67, 130].flatMap((w) => [[w, [12, 12, 16, 255]], [w, [0, 0, 0, 255]]] as const)) {
+      const height = 9;
+      const raw = Buffer.alloc(width * height * 4);
+      // Vertical strokes in rows 2-7 (so runs repeat a row above that is not flat), one pixel of
+      // each row changed (so no row is all zero bytes, which png.ts copies whole).
+      for (let y = 0; y < height; y++) {
+        for (let x = 0; x < width; x++) raw.set(y >= 2 && y <= 7 && x % 5 === 1 ? [200, 180, 40 + x, 255] : background, (y * width + x) * 4);
+        raw.set([90, 200 - y, 7 * y, 255], (y * width + ((y * 7) % width)) * 4);
+      }
+      for (const colorType of [2, 6]) {
+        for (const filterType of [2, 4]) {
+          const png = PNG.sync.write({ width, height, data: raw }, { colorType, filterType } as never);
+          expect(decodePng(png).data.equals(PNG.sync.read(png).data), `width ${width}, background ${background}, colour type ${colorType}, filter ${filterType}`).toBe(true);
+        }
+      }
+    }
+  });
+
   it('marks a row all opaque exactly when every pixel of it has alpha 255 (every filter, blank rows, RGB always)', () => {
     const width = 29;
     const height = 12;

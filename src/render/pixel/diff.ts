@@ -5,7 +5,8 @@ import { optionalPackage } from '../../core/lazy-package.js';
 import { writeFileAtomic } from '../../core/files/atomic-write.js';
 import { usageError } from '../../core/diagnostics/errors.js';
 import { readPngStamp } from '../raster/png.js';
-import { decodePng, differingRows, encodePng, inflatePng, pngSize, PngError, toRgba, type RgbaImage } from './png.js';
+import { countDifferingPixels } from './count.js';
+import { decodePng, differingRows, encodePng, inflatePng, LITTLE_ENDIAN, pngSize, PngError, toRgba, type RgbaImage } from './png.js';
 
 type Pixelmatch = typeof import('pixelmatch').default;
 const pixelmatchPackage = optionalPackage<{ default: Pixelmatch }>('pixelmatch');
@@ -90,74 +91,44 @@ export function comparePngs(expected: Buffer, actual: Buffer, options: PixelComp
 /**
  * pixelmatch's count for two equally sized PNGs. Chromium's kind of PNG (8-bit
  * RGB/RGBA) is inflated once and compared scanline by scanline; only the rows
- * around a difference have their filters reversed and go to pixelmatch (see
- * countDiffPixels for why the band gives the whole image's count). Both are
- * decoded into memory the next comparison reuses: nothing is kept.
+ * that differ, and two rows around each (which the anti-aliasing check reads),
+ * have their filters reversed, and only the rows that differ are counted
+ * (pixel/count.ts). Both are decoded into memory the next comparison reuses:
+ * nothing is kept.
  */
 function countPngDiffPixels(expected: Buffer, actual: Buffer, threshold: number): number {
   const a = inflatePng(expected, 0);
   const b = a && inflatePng(actual, 1);
   if (!a || !b || a.bpp !== b.bpp) return countDiffPixels(decodePng(expected), decodePng(actual), threshold);
   const rows = differingRows(a, b);
-  // Rows whose pixels are all opaque in both (known from unfiltering them) need no look.
-  if (a.bpp === 4 && translucentDifference(a.words, b.words, a.width, rows.filter((y) => a.done[y] !== 2 || b.done[y] !== 2))) {
-    return pixelmatch(toRgba(a, 0, a.height).data, toRgba(b, 0, b.height).data, null, a.width, a.height, { threshold });
-  }
-  let n = 0;
   for (const [top, bottom] of bandsAround(rows, a.height)) {
-    n += pixelmatch(toRgba(a, top, bottom).data, toRgba(b, top, bottom).data, null, a.width, bottom - top, { threshold });
+    toRgba(a, top, bottom);
+    toRgba(b, top, bottom);
   }
-  return n;
+  return countDifferingPixels(int32Of(a.rgba), int32Of(b.rgba), a.width, a.height, rows, threshold);
 }
 
-/**
- * Whether a pixel in `rows` differs and is not opaque in one of the images
- * (pixels as 32-bit words, alpha in the high byte). pixelmatch blends such a
- * pixel over a background colour it picks from the pixel's index in the
- * buffer it is given (its checkerboard), so a band of rows would see other
- * backgrounds than the whole image does and could count otherwise: such
- * images are compared whole. Opaque pixels, all of Chromium's, do not depend
- * on where they are.
- */
-function translucentDifference(a: Uint32Array, b: Uint32Array, width: number, rows: readonly number[]): boolean {
-  for (const y of rows) {
-    for (let p = y * width, end = p + width; p < end; p++) {
-      const x = a[p];
-      const z = b[p];
-      if (x !== z && (x & z) >>> 24 !== 255) return true;
-    }
-  }
-  return false;
-}
-
-/** A 32-bit view of RGBA bytes (a copy when they are not 4-byte aligned). */
-function wordsOf(data: Uint8Array): Uint32Array {
+/** A signed 32-bit view of RGBA bytes, one word per pixel (a copy when they are not 4-byte aligned). */
+function int32Of(data: Uint8Array): Int32Array {
   const d = data.byteOffset % 4 === 0 ? data : new Uint8Array(data);
-  return new Uint32Array(d.buffer, d.byteOffset, d.length >> 2);
+  return new Int32Array(d.buffer, d.byteOffset, d.length >> 2);
 }
 
 /**
- * pixelmatch's count, computed on bands of rows around the rows that differ:
- * pixelmatch counts only pixels that differ, and whether one counts (its
- * anti-aliasing check) depends on the pixels at most two rows above and below
- * it, so bands reaching two identical rows beyond the differing ones count
- * exactly what the whole image would, without walking the identical rest;
- * except where a differing pixel is not opaque (see translucentDifference).
+ * pixelmatch's count for two decoded images of the same size, walking only
+ * the rows that differ (pixel/count.ts: the same count, faster). On a
+ * big-endian machine, where pixels read as words put R in the high byte,
+ * pixelmatch itself counts.
  */
 export function countDiffPixels(a: RgbaImage, b: RgbaImage, threshold: number): number {
+  if (!LITTLE_ENDIAN) return pixelmatch(a.data, b.data, null, a.width, a.height, { threshold });
   const rowBytes = a.width * 4;
   const rows: number[] = [];
   for (let y = 0; y < a.height; y++) {
     const s = y * rowBytes;
     if (a.data.compare(b.data, s, s + rowBytes, s, s + rowBytes) !== 0) rows.push(y);
   }
-  if (translucentDifference(wordsOf(a.data), wordsOf(b.data), a.width, rows)) return pixelmatch(a.data, b.data, null, a.width, a.height, { threshold });
-  let n = 0;
-  for (const [top, bottom] of bandsAround(rows, a.height)) {
-    const band = (img: RgbaImage) => img.data.subarray(top * rowBytes, bottom * rowBytes);
-    n += pixelmatch(band(a), band(b), null, a.width, bottom - top, { threshold });
-  }
-  return n;
+  return countDifferingPixels(int32Of(a.data), int32Of(b.data), a.width, a.height, rows, threshold);
 }
 
 /** [top, bottom) row bands covering two rows around each of `rows` (ascending), merged where they touch. */

@@ -34,7 +34,7 @@ export interface PngRows {
   bpp: 3 | 4;
   stride: number;
   /** The filtered scanlines (never changed). */
-  raw: Uint8Array;
+  raw: Buffer;
   /** The same bytes and at least one more (unfilterInto reads whole words). */
   view: DataView;
   /** width * height * 4 bytes: the unfiltered rows as RGBA (the others hold garbage). */
@@ -45,7 +45,8 @@ export interface PngRows {
   done: Uint8Array;
 }
 
-const LITTLE_ENDIAN = endianness() === 'LE';
+/** Pixels read as 32-bit words have R in the low byte (what the fast paths assume). */
+export const LITTLE_ENDIAN = endianness() === 'LE';
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 export class PngError extends Error {}
@@ -174,7 +175,7 @@ export function inflatePng(png: Buffer, side?: 0 | 1): PngRows | null {
   // zlib's output buffer is 64 bytes longer than the image data (see above); should it not be, a copy is.
   if (raw.buffer.byteLength - raw.byteOffset < size + 4) raw = Buffer.concat([raw.subarray(0, size), Buffer.alloc(4)]);
   const view = new DataView(raw.buffer, raw.byteOffset, size + 4);
-  return { width, height, bpp, stride, raw: new Uint8Array(raw.buffer, raw.byteOffset, size), view, rgba, words, done: new Uint8Array(height) };
+  return { width, height, bpp, stride, raw: raw.subarray(0, size), view, rgba, words, done: new Uint8Array(height) };
 }
 
 /** Unfilters row y, and before it any rows above that it depends on and that are still filtered. */
@@ -212,14 +213,14 @@ export function differingRows(a: PngRows, b: PngRows): number[] {
   let aboveEqual = true; // the row above holds the same pixels in both (true above the first row)
   for (let y = 0; y < a.height; y++) {
     const o = y * line;
-    if ((aboveEqual || ra[o] <= 1) && Buffer.compare(ra.subarray(o, o + line), rb.subarray(o, o + line)) === 0) {
+    if ((aboveEqual || ra[o] <= 1) && ra.compare(rb, o, o + line, o, o + line) === 0) {
       aboveEqual = true;
       continue;
     }
     unfilterRows(a, y);
     unfilterRows(b, y);
     const q = y * rowBytes;
-    aboveEqual = Buffer.compare(a.rgba.subarray(q, q + rowBytes), b.rgba.subarray(q, q + rowBytes)) === 0;
+    aboveEqual = a.rgba.compare(b.rgba, q, q + rowBytes, q, q + rowBytes) === 0;
     if (!aboveEqual) rows.push(y);
   }
   return rows;

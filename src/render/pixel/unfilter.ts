@@ -5,7 +5,11 @@
  * four at a time inside a word (no carry crosses a byte), so None, Sub, Up and
  * Avg need no per-channel work; Paeth does only where its predictor differs
  * by channel (flat areas and straight edges, most of a terminal, take the
- * left or the upper pixel whole). RGB rows get alpha 255.
+ * left or the upper pixel whole). RGB rows get alpha 255. In RGB Up and Paeth
+ * rows, a run of zero bytes (the row above repeated: most of a terminal's
+ * rows, around a few glyphs) is copied from the row above in one native call:
+ * both images of a 1000x600 Chromium screenshot pair unfiltered in 2.0 against
+ * 2.9 ms (fastest of 3 runs of 300 each, 2026-12-06).
  *
  * One small loop per filter and pixel size, with the pixel size and alpha as
  * constants: one loop per filter taking them as variables unfiltered a
@@ -100,11 +104,39 @@ function sub4(raw: DataView, i: number, out: Uint32Array, p: number, end: number
   }
   return all >>> 24;
 }
+/**
+ * Where a run of zero RGB bytes starting at pixel p (byte i) ends, in whole
+ * groups of four pixels, at most `end`: in an Up or Paeth row, such a run
+ * repeats the row above (most of a terminal screenshot's rows are such runs
+ * around a few glyphs).
+ */
+function zeroRunEnd(raw: DataView, i: number, p: number, end: number): number {
+  for (; p + 4 <= end; p += 4, i += 12) if ((raw.getInt32(i, true) | raw.getInt32(i + 4, true) | raw.getInt32(i + 8, true)) !== 0) break;
+  return p;
+}
+
+/** out[p, q) = the row above's pixels up[u, ...), alpha 255: one native copy when the row above is in `out` (its alpha is 255 already). */
+function copyAbove(out: Uint32Array, p: number, q: number, up: Uint32Array, u: number): void {
+  if (up === out && q - p >= 16) {
+    out.copyWithin(p, u, u + (q - p));
+    return;
+  }
+  for (; p < q; p++, u++) out[p] = up[u] | 0xff000000;
+}
+
 function up3(raw: DataView, i: number, out: Uint32Array, p: number, end: number, up: Uint32Array, u: number): void {
   for (; p + 4 <= end; p += 4, i += 12, u += 4) {
     const w0 = raw.getInt32(i, true);
     const w1 = raw.getInt32(i + 4, true);
     const w2 = raw.getInt32(i + 8, true);
+    if ((w0 | w1 | w2) === 0) {
+      const q = zeroRunEnd(raw, i + 12, p + 4, end);
+      copyAbove(out, p, q, up, u);
+      i += (q - p) * 3 - 12;
+      u += q - p - 4;
+      p = q - 4;
+      continue;
+    }
     out[p] = add(rgbAt(0, w0, w1, w2), up[u]) | 0xff000000;
     out[p + 1] = add(rgbAt(1, w0, w1, w2), up[u + 1]) | 0xff000000;
     out[p + 2] = add(rgbAt(2, w0, w1, w2), up[u + 2]) | 0xff000000;
@@ -145,10 +177,33 @@ function avg4(raw: DataView, i: number, out: Uint32Array, p: number, end: number
 }
 // Only the bytes of a pixel count: RGB words are compared with alpha forced alike.
 // Where left = upper-left every byte predicts the byte above; where above = upper-left, the byte to the left.
-// (Paeth keeps one load per pixel: split from three words it measured slower, 4.3 against 3.4 ns a pixel.)
+// RGB Paeth reads three words per four pixels, as the others do, to find zero runs.
 function paethRow3(raw: DataView, i: number, out: Uint32Array, p: number, end: number, up: Uint32Array, u: number): void {
   let left = 0;
   let upLeft = 0;
+  for (; p + 4 <= end; p += 4, i += 12, u += 4) {
+    const w0 = raw.getInt32(i, true);
+    const w1 = raw.getInt32(i + 4, true);
+    const w2 = raw.getInt32(i + 8, true);
+    if ((w0 | w1 | w2) === 0 && left === upLeft) {
+      // Zero bytes where left = upper-left: each pixel is the one above, and so left = upper-left
+      // again for the next, to the end of the zero run.
+      const q = zeroRunEnd(raw, i + 12, p + 4, end);
+      copyAbove(out, p, q, up, u);
+      left = upLeft = out[q - 1] | 0;
+      i += (q - p) * 3 - 12;
+      u += q - p - 4;
+      p = q - 4;
+      continue;
+    }
+    for (let k = 0; k < 4; k++) {
+      const above = up[u + k] | 0xff000000;
+      const pred = left === upLeft ? above : above === upLeft ? left : paeth3(left, above, upLeft);
+      left = add(rgbAt(k, w0, w1, w2), pred) | 0xff000000;
+      out[p + k] = left;
+      upLeft = above;
+    }
+  }
   for (; p < end; p++, i += 3, u++) {
     const above = up[u] | 0xff000000;
     const pred = left === upLeft ? above : above === upLeft ? left : paeth3(left, above, upLeft);

@@ -41,7 +41,7 @@ export interface PngRows {
   rgba: Buffer;
   /** The same memory as 32-bit words, one per pixel. */
   words: Uint32Array;
-  /** Per row: 0 still filtered, 1 unfiltered, 2 unfiltered and every pixel opaque. */
+  /** Per row: 0 still filtered, 1 unfiltered. */
   done: Uint8Array;
 }
 
@@ -248,16 +248,14 @@ function unfilterRow(img: PngRows, y: number): void {
   if (filter !== 3 && filter <= 4 && allZero(raw, s + 1, stride)) {
     if (y > 0 && (filter === 2 || filter === 4)) {
       words.copyWithin(p, p - width, p);
-      img.done[y] = img.done[y - 1];
     } else {
       words.fill(img.bpp === 3 ? 0xff000000 : 0, p, p + width);
-      img.done[y] = img.bpp === 3 ? 2 : 1;
     }
+    img.done[y] = 1;
     return;
   }
   // The first row's filters see zeros above it.
   const [up, u] = y > 0 ? [words, p - width] : [new Uint32Array(width), 0];
-  const alpha = unfilterInto(img.view, s, img.bpp, width, words, p, up, u);
-  if (alpha < 0) throw new PngError(`cannot decode PNG: unknown row filter ${filter}`);
-  img.done[y] = alpha === 255 ? 2 : 1;
+  if (!unfilterInto(img.view, s, img.bpp, width, words, p, up, u)) throw new PngError(`cannot decode PNG: unknown row filter ${filter}`);
+  img.done[y] = 1;
 }

@@ -73,10 +73,8 @@ function none3(raw: DataView, i: number, out: Uint32Array, p: number, end: numbe
   }
   for (; p < end; p++, i += 3) out[p] = raw.getInt32(i, true) | 0xff000000;
 }
-function none4(raw: DataView, i: number, out: Uint32Array, p: number, end: number): number {
-  let all = -1;
-  for (; p < end; p++, i += 4) all &= out[p] = raw.getInt32(i, true);
-  return all >>> 24;
+function none4(raw: DataView, i: number, out: Uint32Array, p: number, end: number): void {
+  for (; p < end; p++, i += 4) out[p] = raw.getInt32(i, true);
 }
 function sub3(raw: DataView, i: number, out: Uint32Array, p: number, end: number): void {
   let left = 0;
@@ -94,15 +92,12 @@ function sub3(raw: DataView, i: number, out: Uint32Array, p: number, end: number
     out[p] = left;
   }
 }
-function sub4(raw: DataView, i: number, out: Uint32Array, p: number, end: number): number {
+function sub4(raw: DataView, i: number, out: Uint32Array, p: number, end: number): void {
   let left = 0;
-  let all = -1;
   for (; p < end; p++, i += 4) {
     left = add(raw.getInt32(i, true), left);
     out[p] = left;
-    all &= left;
   }
-  return all >>> 24;
 }
 /**
  * Where a run of zero RGB bytes starting at pixel p (byte i) ends, in whole
@@ -144,10 +139,8 @@ function up3(raw: DataView, i: number, out: Uint32Array, p: number, end: number,
   }
   for (; p < end; p++, i += 3, u++) out[p] = add(raw.getInt32(i, true) & 0xffffff, up[u]) | 0xff000000;
 }
-function up4(raw: DataView, i: number, out: Uint32Array, p: number, end: number, up: Uint32Array, u: number): number {
-  let all = -1;
-  for (; p < end; p++, i += 4, u++) all &= out[p] = add(raw.getInt32(i, true), up[u]);
-  return all >>> 24;
+function up4(raw: DataView, i: number, out: Uint32Array, p: number, end: number, up: Uint32Array, u: number): void {
+  for (; p < end; p++, i += 4, u++) out[p] = add(raw.getInt32(i, true), up[u]);
 }
 function avg3(raw: DataView, i: number, out: Uint32Array, p: number, end: number, up: Uint32Array, u: number): void {
   let left = 0;
@@ -165,15 +158,12 @@ function avg3(raw: DataView, i: number, out: Uint32Array, p: number, end: number
     out[p] = left;
   }
 }
-function avg4(raw: DataView, i: number, out: Uint32Array, p: number, end: number, up: Uint32Array, u: number): number {
+function avg4(raw: DataView, i: number, out: Uint32Array, p: number, end: number, up: Uint32Array, u: number): void {
   let left = 0;
-  let all = -1;
   for (; p < end; p++, i += 4, u++) {
     left = add(raw.getInt32(i, true), avg(left, up[u]));
     out[p] = left;
-    all &= left;
   }
-  return all >>> 24;
 }
 // Only the bytes of a pixel count: RGB words are compared with alpha forced alike.
 // Where left = upper-left every byte predicts the byte above; where above = upper-left, the byte to the left.
@@ -212,19 +202,16 @@ function paethRow3(raw: DataView, i: number, out: Uint32Array, p: number, end: n
     upLeft = above;
   }
 }
-function paethRow4(raw: DataView, i: number, out: Uint32Array, p: number, end: number, up: Uint32Array, u: number): number {
+function paethRow4(raw: DataView, i: number, out: Uint32Array, p: number, end: number, up: Uint32Array, u: number): void {
   let left = 0;
   let upLeft = 0;
-  let all = -1;
   for (; p < end; p++, i += 4, u++) {
     const above = up[u] | 0; // signed, as `left` is, so that equal pixels compare equal
     const pred = left === upLeft ? above : above === upLeft ? left : paeth4(left, above, upLeft);
     left = add(raw.getInt32(i, true), pred);
     out[p] = left;
-    all &= left;
     upLeft = above;
   }
-  return all >>> 24;
 }
 
 /**
@@ -233,35 +220,34 @@ function paethRow4(raw: DataView, i: number, out: Uint32Array, p: number, end: n
  * above as unfiltered words starting at `u` (all zero for the first row).
  * Each pixel is read as one little-endian 32-bit load (an RGB pixel's fourth
  * byte, the next one's, is masked off), so `raw` must have a byte to spare
- * after the last row. Returns the alpha bytes of the row's pixels ANDed together (255: every
- * pixel opaque; RGB rows always), or -1 for an unknown filter.
+ * after the last row. Returns false for an unknown filter.
  */
-export function unfilterInto(raw: DataView, s: number, bpp: 3 | 4, width: number, out: Uint32Array, p: number, up: Uint32Array, u: number): number {
+export function unfilterInto(raw: DataView, s: number, bpp: 3 | 4, width: number, out: Uint32Array, p: number, up: Uint32Array, u: number): boolean {
   const i = s + 1;
   const end = p + width;
   const rgb = bpp === 3;
   switch (raw.getUint8(s)) {
     case 0:
-      if (!rgb) return none4(raw, i, out, p, end);
-      none3(raw, i, out, p, end);
-      return 255;
+      if (rgb) none3(raw, i, out, p, end);
+      else none4(raw, i, out, p, end);
+      return true;
     case 1:
-      if (!rgb) return sub4(raw, i, out, p, end);
-      sub3(raw, i, out, p, end);
-      return 255;
+      if (rgb) sub3(raw, i, out, p, end);
+      else sub4(raw, i, out, p, end);
+      return true;
     case 2:
-      if (!rgb) return up4(raw, i, out, p, end, up, u);
-      up3(raw, i, out, p, end, up, u);
-      return 255;
+      if (rgb) up3(raw, i, out, p, end, up, u);
+      else up4(raw, i, out, p, end, up, u);
+      return true;
     case 3:
-      if (!rgb) return avg4(raw, i, out, p, end, up, u);
-      avg3(raw, i, out, p, end, up, u);
-      return 255;
+      if (rgb) avg3(raw, i, out, p, end, up, u);
+      else avg4(raw, i, out, p, end, up, u);
+      return true;
     case 4:
-      if (!rgb) return paethRow4(raw, i, out, p, end, up, u);
-      paethRow3(raw, i, out, p, end, up, u);
-      return 255;
+      if (rgb) paethRow3(raw, i, out, p, end, up, u);
+      else paethRow4(raw, i, out, p, end, up, u);
+      return true;
     default:
-      return -1;
+      return false;
   }
 }

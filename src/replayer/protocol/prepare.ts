@@ -83,6 +83,15 @@ export async function prepareProtocolTape(tapeOrPath: ProtocolTape | string, opt
     tape.pairs.forEach((pair, i) => seen.add(tape.path, pair, i));
     store = { count: tape.pairs.length, pair: (i) => tape.pairs[i], tape, release: () => {} };
   }
+  try {
+    return fromStore(store, seen, normaliser, options);
+  } catch (err) {
+    store.release(); // a tape refused here keeps no descriptor open
+    throw err;
+  }
+}
+
+function fromStore(store: PairStore, seen: PairFacts, normaliser: Normaliser, options: PrepareOptions): PreparedTape {
   const tape = store.tape;
   if (store.count === 0 && !options.allowEmpty) {
     throw new TapedeckError('TD2001', 'the tape has no pairs (an empty recording); pass --allow-empty if that is intended', {
@@ -94,13 +103,6 @@ export async function prepareProtocolTape(tapeOrPath: ProtocolTape | string, opt
     const pair = store.pair(i);
     return { pair, send: seen.send.get(i) ?? pair.request, expected: seen.expected.get(i) ?? pair.response, normaliser: seen.normalisers.get(i) ?? normaliser };
   };
-  // Finding a cancelled request reads pairs back: the file is closed again until the replay reads.
-  let cancelled: Set<number>;
-  try {
-    cancelled = cancelledPairs(seen.cancels, at);
-  } finally {
-    store.release();
-  }
   return {
     tape,
     count: store.count,
@@ -108,7 +110,7 @@ export async function prepareProtocolTape(tapeOrPath: ProtocolTape | string, opt
     release: () => store.release(),
     sessions: splitSessions(store.count, seen.halts, options.singleShot || seen.singleShot),
     serverRequests: indexServerRequests(seen.answers, seen.carriesMethod),
-    cancelled,
+    cancelled: cancelledPairs(seen.cancels, at),
     framing: seen.framing,
     usesTmpdir: seen.usesTmpdir,
     secrets: [...seen.secrets],

@@ -8,11 +8,15 @@ import { NumberedChunks, type NumberedLine } from '../../core/text/lines.js';
  * Where a replay reads its tape's pairs back from. A tape file is not held in
  * memory: it is scanned once in 64 KB reads (each line handed on as it is
  * split), and each pair's bytes are read again from the file, by the offsets
- * noted in that scan, when the replay needs them. The file is opened on the
- * first read and stays open until release() (a replay releases it when done):
- * a run that prepares many tapes before replaying them keeps none of them open.
- * A file changed since the scan (size, modification time, or another file at
- * its path) is refused (TD2006, exit 2) rather than read at stale offsets.
+ * noted in that scan, when the replay needs them. The scan's descriptor stays
+ * open until release() (a replay releases it when done), so a tape another
+ * writer replaces meanwhile (a parallel `replay --update`: an atomic rename)
+ * is still read as it was scanned. At most MAX_HELD scanned files stay open at
+ * once (a run prepares all its tapes before replaying any); the others, and a
+ * released one, are opened again by path at their next read. A file changed
+ * in place since the scan (size, modification time), or another file at its
+ * path when it is opened again, is refused (TD2006, exit 2) rather than read
+ * at stale offsets.
  * A stream given as the tape (/dev/stdin, a shell's `<(cmd)`) cannot be read
  * twice: its bytes are kept.
  */
@@ -25,12 +29,16 @@ export interface TapeBytes {
 
 /** One read, scanning or reading pairs back. */
 const CHUNK = 64 * 1024;
+/** Scanned tape files kept open from their scan (a descriptor each). */
+const MAX_HELD = 256;
+let held = 0;
 
 /** Scans the tape at `path`, handing `onLine` each numbered line, and returns where to read its bytes again. */
 export async function scanTapeBytes(path: string, onLine: (line: NumberedLine) => void, maxLineBytes = limit('maxLineBytes')): Promise<TapeBytes> {
   refuseSpecialFile(path);
   const lines = new NumberedChunks(path, maxLineBytes, true);
   const fd = await new Promise<number>((resolve, reject) => open(path, 'r', (err, fd) => (err ? reject(err) : resolve(fd))));
+  let keep = false;
   try {
     const before = await fstatOf(fd);
     const kept: Buffer[] | undefined = before.isFile() ? undefined : [];
@@ -49,9 +57,10 @@ export async function scanTapeBytes(path: string, onLine: (line: NumberedLine) =
     if (kept) return new KeptBytes(Buffer.concat(kept, length));
     const after = await fstatOf(fd);
     if (after.size !== length || after.size !== before.size || after.mtimeMs !== before.mtimeMs) throw tapeChanged(path, 'while it was read');
-    return new FileBytes(path, after);
+    keep = held < MAX_HELD;
+    return new FileBytes(path, after, keep ? fd : undefined);
   } finally {
-    await new Promise<void>((resolve) => close(fd, () => resolve()));
+    if (!keep) await new Promise<void>((resolve) => close(fd, () => resolve()));
   }
 }
 
@@ -66,7 +75,10 @@ function tapeChanged(path: string, when: string): TapedeckError {
 }
 
 /** A file open only while it is read from, so an fd left open by a dropped tape is closed when it is collected. */
-const leaked = new FinalizationRegistry<number>((fd) => close(fd, () => {}));
+const leaked = new FinalizationRegistry<number>((fd) => {
+  held--;
+  close(fd, () => {});
+});
 
 class FileBytes implements TapeBytes {
   private fd?: number;
@@ -86,8 +98,11 @@ class FileBytes implements TapeBytes {
   constructor(
     private readonly path: string,
     scanned: Stats,
+    /** The scan's descriptor, kept open. */
+    fd?: number,
   ) {
     ({ dev: this.dev, ino: this.ino, size: this.size, mtimeMs: this.mtimeMs } = scanned);
+    if (fd !== undefined) this.hold(fd);
   }
 
   text(start: number, end: number): string {
@@ -128,7 +143,14 @@ class FileBytes implements TapeBytes {
     leaked.unregister(this);
     const fd = this.fd;
     this.fd = undefined;
+    held--;
     closeSync(fd);
+  }
+
+  private hold(fd: number): number {
+    held++;
+    leaked.register(this, fd, this);
+    return (this.fd = fd);
   }
 
   private open(): number {
@@ -144,8 +166,7 @@ class FileBytes implements TapeBytes {
       closeSync(fd);
       throw tapeChanged(this.path, 'during the replay');
     }
-    leaked.register(this, fd, this);
-    return (this.fd = fd);
+    return this.hold(fd);
   }
 
   private same(st: Stats): boolean {

@@ -107,7 +107,13 @@ export async function readPairStore(path: string, onPair: (pair: TapePair, index
     if (err instanceof TapedeckError) throw err;
     throw ioError(path, err);
   }
-  const tape = reader.finish();
+  let tape: ProtocolTape;
+  try {
+    tape = reader.finish();
+  } catch (err) {
+    bytes.release();
+    throw err;
+  }
   return new BytesPairStore(tape.path, bytes, reader.offsets, tape.partialLine, notes?.bytes, reader.extras);
 }
 

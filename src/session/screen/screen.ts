@@ -8,6 +8,7 @@ import { preloadWidths, useGlibcWidths } from './unicode-widths.js';
 import { MouseEncodingTracker, trackingFromXterm, type MouseModes } from '../input/mouse.js';
 import { answerQueries } from './queries.js';
 import { dropUnjoinedZeroWidth } from './zero-width.js';
+import { fastPrint } from './fast-print.js';
 import { codepointParser, type CodepointParser } from './codepoint-parse.js';
 import { textOf } from '../../core/text/codepoints.js';
 
@@ -85,6 +86,7 @@ export class Screen {
     // Unicode 6 widths (xterm's default) put every emoji in one cell; programs count two.
     useGlibcWidths(this.xterm.unicode);
     dropUnjoinedZeroWidth(this.xterm);
+    fastPrint(this.xterm); // in front of the zero-width rule, which it leaves to the print it wraps
     fastLineCopy(this.xterm);
     answerQueries(this.xterm);
     this.mouseEncoding = new MouseEncodingTracker(this.xterm);

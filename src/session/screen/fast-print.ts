@@ -1,0 +1,141 @@
+import type { Terminal as XTerm } from '@xterm/headless';
+
+/**
+ * xterm.js prints each character through a general path: charset mapping,
+ * the width provider, joining, screen-reader and hyperlink hooks, wrapping,
+ * insert mode, extended attributes, then a cell write through a method. Most
+ * of what a program prints is none of that: characters of width 1 that fit on
+ * the line, in plain attributes. That general path was 40% of playing a large
+ * cast. This writes such characters into the line's cell words directly and
+ * hands the rest of the run (a wide or joining character, the wrap at the
+ * right edge) to xterm.js's own print, so every field ends as xterm.js leaves
+ * it: test/terminal/fast-print.test.ts holds the two to the same cells,
+ * cursor and join state on random streams.
+ */
+
+/** xterm.js's cell layout (BufferLine: CELL_SIZE words per cell, the width at bit 22 of the content word). */
+const CELL_SIZE = 3;
+const WIDTH_SHIFT = 22;
+/** BgFlags.HAS_EXTENDED: the cell carries underline style/colour or a link, kept in a side table. */
+const HAS_EXTENDED = 0x10000000;
+/** UnicodeService.createPropertyValue(0, 1, false): width 1, not joining. */
+const WIDTH_ONE = 1 << 1;
+
+interface Line {
+  _data: Uint32Array;
+  getWidth(index: number): number;
+  hasContent(index: number): boolean;
+  setCellFromCodepoint(index: number, codePoint: number, width: number, attrs: Attrs): void;
+}
+interface Attrs {
+  fg: number;
+  bg: number;
+}
+type Print = (this: Handler, data: Uint32Array, start: number, end: number) => void;
+interface Handler {
+  print: Print;
+  _activeBuffer: { x: number; y: number; ybase: number; lines: { get(i: number): Line | undefined } };
+  _bufferService: { cols: number };
+  _charsetService: { charset: unknown };
+  _optionsService: { rawOptions: { screenReaderMode: boolean } };
+  _coreService: { modes: { insertMode: boolean } };
+  _curAttrData: Attrs;
+  _unicodeService: { charProperties(codepoint: number, preceding: number): number };
+  _parser: { precedingJoinState: number };
+  _dirtyRowTracker: { markDirty(y: number): void };
+  _getCurrentLinkId(): number;
+}
+
+function hasShape(handler: Partial<Handler> | undefined): handler is Handler {
+  if (!handler || typeof handler.print !== 'function' || typeof handler._getCurrentLinkId !== 'function') return false;
+  const line = handler._activeBuffer?.lines?.get(0);
+  return (
+    line?._data instanceof Uint32Array &&
+    typeof line.getWidth === 'function' &&
+    typeof handler._unicodeService?.charProperties === 'function' &&
+    typeof handler._parser?.precedingJoinState === 'number' &&
+    typeof handler._dirtyRowTracker?.markDirty === 'function' &&
+    typeof handler._coreService?.modes === 'object' &&
+    typeof handler._curAttrData?.bg === 'number'
+  );
+}
+
+const handlerOf = (term: XTerm) => (term as unknown as { _core?: { _inputHandler?: Partial<Handler> } })._core?._inputHandler;
+/** The print each patched handler had before (for removeFastPrint). */
+const printBefore = new WeakMap<object, Print>();
+
+/** Installs the fast path in front of the terminal's print (which may itself be wrapped); left alone if xterm.js's shape is not the expected one. */
+export function fastPrint(term: XTerm): void {
+  const handler = handlerOf(term);
+  if (!hasShape(handler) || printBefore.has(handler)) return;
+  // The ASCII shortcut below assumes the active width provider's packing.
+  if (handler._unicodeService.charProperties(0x41, 0) !== WIDTH_ONE) return;
+  const print = handler.print;
+  printBefore.set(handler, print);
+  handler.print = function (data: Uint32Array, start: number, end: number): void {
+    const attrs = this._curAttrData;
+    if (
+      start >= end ||
+      this._charsetService.charset ||
+      this._optionsService.rawOptions.screenReaderMode ||
+      this._coreService.modes.insertMode ||
+      attrs.bg & HAS_EXTENDED ||
+      this._getCurrentLinkId()
+    ) {
+      print.call(this, data, start, end);
+      return;
+    }
+    const buffer = this._activeBuffer;
+    const x = buffer.x;
+    const line = buffer.lines.get(buffer.ybase + buffer.y)!;
+    const cells = line._data;
+    const { fg, bg } = attrs;
+    const unicode = this._unicodeService;
+    let preceding = this._parser.precedingJoinState;
+    // The characters that fit before the right edge, while each is one plain cell; nothing else is touched until one is written.
+    const cols = this._bufferService.cols;
+    const stop = Math.min(end, start + cols - x);
+    let pos = start;
+    let at = x * CELL_SIZE;
+    while (pos < stop) {
+      const code = data[pos];
+      if (code - 0x20 >>> 0 < 0x5f) preceding = WIDTH_ONE; // printable ASCII
+      else {
+        const info = unicode.charProperties(code, preceding);
+        if ((info & 7) !== WIDTH_ONE) break;
+        preceding = info;
+      }
+      cells[at] = code | (1 << WIDTH_SHIFT);
+      cells[at + 1] = fg;
+      cells[at + 2] = bg;
+      at += CELL_SIZE;
+      pos++;
+    }
+    if (pos === start) {
+      print.call(this, data, start, end); // a wide or joining character first, or the cursor at the right edge
+      return;
+    }
+    this._dirtyRowTracker.markDirty(buffer.y);
+    // As xterm.js: writing over the right half of a wide character blanks its left half.
+    if (x && line.getWidth(x - 1) === 2) line.setCellFromCodepoint(x - 1, 0, 1, attrs);
+    buffer.x = x + (pos - start);
+    this._parser.precedingJoinState = preceding;
+    if (pos < end) {
+      print.call(this, data, pos, end); // the wrap, or a character that is not one plain cell
+      return;
+    }
+    // As xterm.js: the run ended on the left half of a wide character's old cells: the right half is blanked.
+    if (buffer.x < cols && line.getWidth(buffer.x) === 0 && !line.hasContent(buffer.x)) line.setCellFromCodepoint(buffer.x, 0, 1, attrs);
+    this._dirtyRowTracker.markDirty(buffer.y);
+  };
+}
+
+/** Puts back the print fastPrint replaced: the reference side of the test that holds the two alike. */
+export function removeFastPrint(term: XTerm): boolean {
+  const handler = handlerOf(term);
+  const print = handler && printBefore.get(handler);
+  if (!handler || !print) return false;
+  handler.print = print;
+  printBefore.delete(handler);
+  return true;
+}

@@ -4,19 +4,14 @@
  * screen's thread does not decode UTF-8 again: what `Buffer.from(text, 'utf8')`
  * fed to xterm would give, lone surrogates included (both become U+FFFD).
  */
-export function codepointsOf(text: string | readonly (string | Uint32Array)[], into?: Uint32Array): Uint32Array {
+export function codepointsOf(text: string | readonly string[], into?: Uint32Array): Uint32Array {
   const texts = typeof text === 'string' ? [text] : text;
   let length = 0;
   for (const t of texts) length += t.length;
   const out = into && into.length >= length ? into : new Uint32Array(length);
   let n = 0;
-  // Text by text, not joined first: the worker decodes a batch of events at once (some already code points).
+  // Text by text, not joined first: the worker decodes a batch of events at once.
   for (const t of texts) {
-    if (typeof t !== 'string') {
-      out.set(t, n);
-      n += t.length;
-      continue;
-    }
     for (let i = 0; i < t.length; i++) {
       let c = t.charCodeAt(i);
       if (c >= 0xd800 && c <= 0xdfff) {

@@ -71,14 +71,6 @@ export interface NumberedLine {
   terminated: boolean;
 }
 
-/** A line as bytes, for readers that decode it themselves (NumberedLine's fields, the text undecoded). */
-export interface RawLine {
-  line: number;
-  /** The line without its terminator: a view of the chunk it came in. */
-  bytes: Buffer;
-  terminated: boolean;
-}
-
 /** A UTF-8 byte order mark: editors on Windows start files with one; it is not part of line 1. */
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
@@ -88,18 +80,6 @@ class LineNumberer {
   private offset = 0;
 
   emit(buf: Buffer): NumberedLine {
-    const { begin, end, start, terminated } = this.advance(buf);
-    return { line: this.line, text: buf.toString('utf8', begin, end), byteStart: start + begin, byteEnd: start + end, terminated };
-  }
-
-  /** As emit, leaving the bytes undecoded. */
-  emitRaw(buf: Buffer): RawLine {
-    const { begin, end, terminated } = this.advance(buf);
-    return { line: this.line, bytes: buf.subarray(begin, end), terminated };
-  }
-
-  /** Counts the line; where its text lies in `buf` (BOM and terminator excluded) and where `buf` starts in the file. */
-  private advance(buf: Buffer): { begin: number; end: number; start: number; terminated: boolean } {
     this.line += 1;
     let begin = 0;
     if (this.line === 1 && buf.subarray(0, 3).equals(BOM)) begin = 3;
@@ -109,7 +89,7 @@ class LineNumberer {
     const terminated = end > 0 && buf[end - 1] === 0x0a;
     if (terminated) end -= 1;
     if (end > begin && buf[end - 1] === 0x0d) end -= 1;
-    return { begin, end, start, terminated };
+    return { line: this.line, text: buf.toString('utf8', begin, end), byteStart: start + begin, byteEnd: start + end, terminated };
   }
 
   /** The number the line being gathered will get. */
@@ -136,12 +116,12 @@ export class NumberedChunks {
   }
 
   push(chunk: Buffer): NumberedLine[] {
-    return this.split(chunk).map((buf) => this.numberer.emit(buf));
-  }
-
-  /** As push, the lines undecoded. */
-  pushRaw(chunk: Buffer): RawLine[] {
-    return this.split(chunk).map((buf) => this.numberer.emitRaw(buf));
+    const lines = this.splitter.push(chunk).map((buf) => {
+      if (buf.length > this.maxLineBytes + 1) throw this.tooLong(`is ${buf.length} bytes long`);
+      return this.numberer.emit(buf);
+    });
+    if (this.splitter.partialLength > this.maxLineBytes) throw this.tooLong(`is longer than ${this.maxLineBytes} bytes`);
+    return lines;
   }
 
   /** The last line, when the file does not end with a newline. */
@@ -150,48 +130,26 @@ export class NumberedChunks {
     return tail ? this.numberer.emit(tail) : undefined;
   }
 
-  /** As end, undecoded. */
-  endRaw(): RawLine | undefined {
-    const tail = this.splitter.flush();
-    return tail ? this.numberer.emitRaw(tail) : undefined;
-  }
-
-  private split(chunk: Buffer): Buffer[] {
-    const lines = this.splitter.push(chunk);
-    for (let i = 0; i < lines.length; i++) {
-      if (lines[i].length > this.maxLineBytes + 1) throw this.tooLong(`is ${lines[i].length} bytes long`, this.numberer.next + i);
-    }
-    if (this.splitter.partialLength > this.maxLineBytes) throw this.tooLong(`is longer than ${this.maxLineBytes} bytes`, this.numberer.next + lines.length);
-    return lines;
-  }
-
-  private tooLong(what: string, line: number): Error {
+  private tooLong(what: string): Error {
+    const line = this.numberer.next;
     return limitError('maxLineBytes', `line ${line} ${what}`, { file: this.path, line });
   }
 }
 
-const READ_AHEAD_BYTES = 1024 * 1024;
-
 /** Streams a file's lines with their numbers and byte offsets, never reading it whole. */
 export async function* readNumberedLines(path: string, maxLineBytes = limit('maxLineBytes')): AsyncGenerator<NumberedLine> {
-  refuseSpecialFile(path);
-  const lines = new NumberedChunks(path, maxLineBytes);
-  for await (const chunk of createReadStream(path)) yield* lines.push(chunk as Buffer);
-  const last = lines.end();
-  if (last) yield last;
+  for await (const batch of readNumberedLineBatches(path, maxLineBytes)) yield* batch;
 }
 
-/** The lines undecoded, the lines a chunk of the file finished at a time (an await per chunk, not per line). */
-export async function* readRawLineBatches(path: string, maxLineBytes = limit('maxLineBytes')): AsyncGenerator<RawLine[]> {
+/** The same, the lines a chunk of the file finished at a time (an await per chunk, not per line). */
+export async function* readNumberedLineBatches(path: string, maxLineBytes = limit('maxLineBytes')): AsyncGenerator<NumberedLine[]> {
   refuseSpecialFile(path);
   const lines = new NumberedChunks(path, maxLineBytes);
-  // A megabyte read ahead: the next chunk arrives while this one is parsed (at 64 KB, the default,
-  // reading a 50 MB cast waited on the disk thread about 800 times, 120 ms in all).
-  for await (const chunk of createReadStream(path, { highWaterMark: READ_AHEAD_BYTES })) {
-    const batch = lines.pushRaw(chunk as Buffer);
+  for await (const chunk of createReadStream(path)) {
+    const batch = lines.push(chunk as Buffer);
     if (batch.length > 0) yield batch;
   }
-  const last = lines.endRaw();
+  const last = lines.end();
   if (last) yield [last];
 }
 

@@ -57,7 +57,7 @@ export async function* castSteps(path: string, position: CastPosition, split: Ca
   const from = split.from ?? 0;
   const batchBytes = split.batchBytes ?? BATCH_BYTES;
   let batch: Buffer[] = [];
-  let texts: (string | Uint32Array)[] = [];
+  let texts: string[] = [];
   let batchSize = 0;
   let asCodepoints = split.codepoints === true;
   function* flush(): Generator<CastStep> {
@@ -78,7 +78,7 @@ export async function* castSteps(path: string, position: CastPosition, split: Ca
   const markers: string[] = [];
   let reachedMarker = false;
   let events = 0;
-  for await (const event of cast.events(asCodepoints ? { outputCodepoints: true } : undefined)) {
+  for await (const event of cast.events()) {
     if (position && 'seconds' in position && event.time > position.seconds) break;
     const until = split.until?.();
     if (until !== undefined && event.line >= until) {
@@ -88,7 +88,7 @@ export async function* castSteps(path: string, position: CastPosition, split: Ca
     }
     if (split.progress) {
       split.progress.lines = event.line;
-      if (event.code === 'o') split.progress.chars += event.codepoints?.length ?? event.data.length;
+      if (event.code === 'o') split.progress.chars += event.data.length;
     }
     events++;
     time = event.time;
@@ -103,9 +103,8 @@ export async function* castSteps(path: string, position: CastPosition, split: Ca
       continue;
     }
     if (event.code === 'o' && asCodepoints) {
-      const text = event.codepoints ?? event.data;
-      texts.push(text);
-      batchSize += text.length;
+      texts.push(event.data);
+      batchSize += event.data.length;
       if (batchSize >= batchBytes) yield* flush();
       continue;
     }

@@ -19,22 +19,14 @@ const LONGEST_TAIL = 64;
  * thread asks, so the screen's thread need not scan. A `b` after a digit in
  * plain text only makes the screen look (a false yes costs a scan, never a miss).
  */
-export function mayHoldRepeat(texts: readonly (string | Uint32Array)[]): boolean {
+export function mayHoldRepeat(texts: readonly string[]): boolean {
   let before = 0;
   for (const text of texts) {
-    if (typeof text === 'string') {
-      for (let i = text.indexOf('b'); i !== -1; i = text.indexOf('b', i + 1)) {
-        const c = i > 0 ? text.charCodeAt(i - 1) : before;
-        if (c >= 0x30 && c <= 0x3b) return true; // 0-9 : ;
-      }
-      if (text.length > 0) before = text.charCodeAt(text.length - 1);
-    } else {
-      for (let i = text.indexOf(0x62); i !== -1; i = text.indexOf(0x62, i + 1)) {
-        const c = i > 0 ? text[i - 1] : before;
-        if (c >= 0x30 && c <= 0x3b) return true;
-      }
-      if (text.length > 0) before = text[text.length - 1];
+    for (let i = text.indexOf('b'); i !== -1; i = text.indexOf('b', i + 1)) {
+      const c = i > 0 ? text.charCodeAt(i - 1) : before;
+      if (c >= 0x30 && c <= 0x3b) return true; // 0-9 : ;
     }
+    if (text.length > 0) before = text.charCodeAt(text.length - 1);
   }
   return false;
 }

@@ -1,4 +1,3 @@
-import { textOf } from '../../core/text/codepoints.js';
 /**
  * asciicast terminal tapes: shared types. Reading is in asciicast/read.ts,
  * writing in asciicast/write.ts, playing onto a screen in asciicast-play.ts.
@@ -63,13 +62,8 @@ export interface CastEvent {
   /** Seconds since the start of the recording (absolute, whatever the version). */
   time: number;
   code: string;
-  /** The event's data string as stored ('' when `codepoints` holds it). */
+  /** The event's data string as stored. */
   data: string;
-  /**
-   * The data as code points, in place of the string: only for "o" events read
-   * with `{ outputCodepoints: true }`, and only those of the plain shape.
-   */
-  codepoints?: Uint32Array;
   /**
    * Exact bytes, present only when the tape carried them (a tapedeck.bytes
    * event: the data was not valid UTF-8). Use eventBytes() for the bytes of any event.
@@ -96,5 +90,5 @@ export function parseResize(data: string): TerminalSize | undefined {
 
 /** The bytes an "o" or "i" event stands for: the exact bytes if carried, else its data as UTF-8. */
 export function eventBytes(event: CastEvent): Buffer {
-  return event.bytes ?? Buffer.from(event.codepoints ? textOf(event.codepoints) : event.data, 'utf8');
+  return event.bytes ?? Buffer.from(event.data, 'utf8');
 }

@@ -1,7 +1,6 @@
 import { open, readFile } from 'node:fs/promises';
 import { ioError, TapedeckError } from '../../core/diagnostics/errors.js';
-import { readRawLineBatches } from '../../core/text/lines.js';
-import { plainOutputLine } from './output-line.js';
+import { readNumberedLineBatches } from '../../core/text/lines.js';
 import { warn } from '../../core/diagnostics/warn.js';
 import { isRegularFile, spoolToFile } from '../../core/files/temp-files.js';
 import { limit, limitError } from '../../core/config/limits.js';
@@ -12,12 +11,7 @@ export interface OpenedCast {
   path: string;
   header: CastHeader;
   /** Streams the events in order (v2/v3 line by line; v1 from the parsed object). */
-  events(options?: EventOptions): AsyncGenerator<CastEvent>;
-}
-
-export interface EventOptions {
-  /** Plain "o" events carry their data as code points (CastEvent.codepoints), decoded from the line's bytes in one pass. */
-  outputCodepoints?: boolean;
+  events(): AsyncGenerator<CastEvent>;
 }
 
 /** The longest tape time tapedeck reads and writes back exactly (about 31 years). */
@@ -146,7 +140,7 @@ export async function openCast(path: string): Promise<OpenedCast> {
   }
   if (isObject(parsed) && (parsed.version === 2 || parsed.version === 3)) {
     const header = parseHeader(path, parsed);
-    return { path, header, events: (options) => streamEvents(path, header.version as 2 | 3, source, options) };
+    return { path, header, events: () => streamEvents(path, header.version as 2 | 3, source) };
   }
   // Not a one-line v2/v3 header: the whole file must be a v1 JSON document.
   const text = (await readFile(source, 'utf8').catch((err: unknown) => {
@@ -179,12 +173,12 @@ async function* v1Events(path: string, frames: unknown[]): AsyncGenerator<CastEv
   }
 }
 
-async function* streamEvents(path: string, version: 2 | 3, source = path, options: EventOptions = {}): AsyncGenerator<CastEvent> {
+async function* streamEvents(path: string, version: 2 | 3, source = path): AsyncGenerator<CastEvent> {
   let time = 0;
   // An "o"/"i" event is held back one line: a tapedeck.bytes event may follow with its exact bytes.
   let held: CastEvent | undefined;
   // A chunk's lines at a time: an await per line cost more than parsing it.
-  const batches = readRawLineBatches(source)[Symbol.asyncIterator]();
+  const batches = readNumberedLineBatches(source)[Symbol.asyncIterator]();
   const resizes = new ResizeBudget(path);
   let header = true;
   // Closed however the reader stops (a position reached, an error): else its file stays open.
@@ -192,28 +186,19 @@ async function* streamEvents(path: string, version: 2 | 3, source = path, option
     read: for (;;) {
       const next = await batches.next();
       if (next.done) break;
-      for (const { line, bytes, terminated } of next.value) {
+      for (const { line, text, terminated } of next.value) {
         if (header) {
           header = false; // already parsed
           continue;
         }
-        const plain = options.outputCodepoints && terminated ? plainOutputLine(bytes) : undefined;
-        let event: ReturnType<typeof parseEventLine> | undefined;
-        let codepoints: Uint32Array | undefined;
-        if (plain && plain.stamp >= 0 && plain.stamp <= MAX_SECONDS) {
-          event = { stamp: plain.stamp, code: 'o', data: '' };
-          codepoints = plain.codepoints;
-        } else {
-          const text = bytes.toString('utf8');
-          if (text.trim() === '' || (version === 3 && text.startsWith('#'))) continue;
-          event = terminated ? parseEventLine(path, line, text, version) : lastEvent(path, line, text, version);
-          if (!event) break read;
-        }
+        if (text.trim() === '' || (version === 3 && text.startsWith('#'))) continue;
+        const event = terminated ? parseEventLine(path, line, text, version) : lastEvent(path, line, text, version);
+        if (!event) break read;
         // Round the running sum to the microseconds casts are written in, so it never drifts.
         time = version === 3 ? Math.round((time + event.stamp) * 1e6) / 1e6 : event.stamp;
         if (time > MAX_SECONDS) throw malformed(path, line, `the tape is longer than ${MAX_SECONDS} seconds at this event`);
         if (version === 2 && event.stamp < 0) throw malformed(path, line, `event time must be >= 0, got ${event.stamp}`);
-        const ev: CastEvent = codepoints ? { time, code: 'o', data: '', codepoints, line } : { time, code: event.code, data: event.data, line };
+        const ev: CastEvent = { time, code: event.code, data: event.data, line };
         if (ev.code === BYTES_EVENT) {
           if (!held) throw malformed(path, line, `"${BYTES_EVENT}" must directly follow an "o" or "i" event`);
           held.bytes = Buffer.from(ev.data, 'base64');

@@ -2,10 +2,9 @@
 // cast) versus raw @xterm/headless fed the same output bytes from memory.
 // Each side runs in its own process so peak RSS is its own, and each loads
 // xterm inside its timed run (a player has to; tapedeck loads it lazily).
-// Beside them, the floor: loading xterm and its parser alone on the bytes
+// Beside them, xterm.js alone: loading xterm and its parser on the bytes
 // already in memory, written synchronously (no write queue, no reading or
-// decoding of the cast): what any player that shows every byte pays, however
-// it reads the tape.
+// decoding of the cast): the least raw xterm.js costs.
 import { row } from './lib.mjs';
 import { execFileSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, statSync, writeSync, readFileSync } from 'node:fs';
@@ -74,7 +73,7 @@ async function runBaseline() {
   return { ms, mainMs, bytes: bytes.length, text: finalText(term) };
 }
 
-/** The floor: the bytes read before the clock starts; xterm loaded, then every byte parsed on this tick. */
+/** xterm.js alone: the bytes read before the clock starts; xterm loaded, then every byte parsed on this tick. */
 async function runFloor() {
   const bytes = readFileSync(rawPath);
   const cpu0 = mainThreadCpuMs();
@@ -130,7 +129,7 @@ const mbps = (r) => r.bytes / (1024 * 1024) / (r.ms / 1000);
 console.log(`final screen of a ${(statSync(castPath).size / 1048576).toFixed(1)} MB cast (${(base.bytes / 1048576).toFixed(1)} MB of output), best of ${runs}:`);
 console.log(`  raw @xterm/headless   ${base.ms.toFixed(0)} ms  ${mbps(base).toFixed(1)} MB/s  peak RSS ${Math.max(...results.baseline.map((r) => r.maxRssMb)).toFixed(0)} MB`);
 console.log(`  tapedeck playCast     ${ours.ms.toFixed(0)} ms  ${mbps(ours).toFixed(1)} MB/s  peak RSS ${Math.max(...results.tapedeck.map((r) => r.maxRssMb)).toFixed(0)} MB`);
-console.log(`  floor: parser alone   ${floor.ms.toFixed(0)} ms  ${mbps(floor).toFixed(1)} MB/s  (${(floor.ms / base.ms).toFixed(2)}x raw)`);
+console.log(`  xterm parser alone    ${floor.ms.toFixed(0)} ms  ${mbps(floor).toFixed(1)} MB/s  (${(floor.ms / base.ms).toFixed(2)}x raw)`);
 // Main-thread CPU: what the two sides cost the thread that owns the screen, which a loaded machine
 // does not inflate as it does wall time (tapedeck's reader thread runs beside it, not counted here).
 const bestMain = (xs) => Math.min(...xs.map((r) => r.mainMs));
@@ -139,10 +138,10 @@ console.log(`  throughput ratio      ${(mbps(ours) / mbps(base)).toFixed(2)}x`);
 const same = base.text === ours.text && floor.text === ours.text;
 console.log(`  same final screen     ${same ? 'yes' : 'NO'} (and the same scrollback)`);
 if (!same) process.exitCode = 1;
-// Issue 3 set "at least 0.8x raw xterm's throughput" (time <= 1.25x); issue 26 asks for 0.8x raw's
-// time, which is below the floor (printed as its own row, about 0.85x raw): no player that parses
-// every byte can reach it. The time row is held to 1.1x of the floor, measured in the same run.
-row({ path: '50 MB cast to final screen (time)', tapedeck: ours.ms, baseline: floor.ms, unit: 'ms', target: 1.1, note: `xterm's parser alone; raw @xterm/headless ${base.ms.toFixed(0)} ms, tapedeck ${(ours.ms / base.ms).toFixed(2)}x raw` });
-row({ path: "  floor: loading xterm and its parser alone, bytes in memory", tapedeck: floor.ms, baseline: base.ms, unit: 'ms', target: 1, note: 'raw @xterm/headless, loading and write queue included' });
+// Issue 26: at most 0.8x raw @xterm/headless's time. Beside it, xterm's own parser alone on bytes already
+// in memory (no reading, no write queue): what raw xterm.js costs at the least; tapedeck prints plain
+// characters without xterm.js's general print (session/screen/fast-print.ts), so it can go below it.
+row({ path: '50 MB cast to final screen (time)', tapedeck: ours.ms, baseline: base.ms, unit: 'ms', target: 0.8, note: `raw @xterm/headless; xterm's parser alone ${floor.ms.toFixed(0)} ms, tapedeck ${(ours.ms / floor.ms).toFixed(2)}x of it` });
+row({ path: "  xterm's parser alone, bytes in memory", tapedeck: floor.ms, baseline: base.ms, unit: 'ms', target: 1, note: 'raw @xterm/headless, loading and write queue included' });
 const rss = (side) => Math.max(...results[side].map((r) => r.maxRssMb));
 row({ path: '50 MB cast to final screen (peak RSS)', tapedeck: rss('tapedeck'), baseline: rss('baseline'), unit: 'MB', target: 1.1, note: 'raw @xterm/headless' });

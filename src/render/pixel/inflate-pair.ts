@@ -36,12 +36,16 @@ export interface InflatedPair {
   b: Buffer;
   /** How many bytes at the start of both are known to be equal without comparing them (0 when none). */
   shared: number;
+  /** The bit of the second stream where its inflating resumed (-1 when it was inflated whole). */
+  bit: number;
 }
 
 /** Node's zlib stream driven one inflate() call at a time (its sync API only does whole streams). */
 interface Engine {
   /** inflate(flush) from input[from..] into out[at..]: bytes read and written. Throws zlib's message. */
   write(flush: number, input: Uint8Array, from: number, out: Uint8Array, at: number): [number, number];
+  /** The same, null for an error (no Error made: probing meets many). */
+  attempt(flush: number, input: Uint8Array, from: number, out: Uint8Array, at: number): [number, number] | null;
   reset(): void;
   close(): void;
 }
@@ -66,14 +70,19 @@ function engine(raw: boolean, dictionary?: Buffer): Engine | null {
   handle.onerror = (message: string) => {
     failed.message = message;
   };
+  const attempt = (flush: number, input: Uint8Array, from: number, out: Uint8Array, at: number): [number, number] | null => {
+    failed.message = null;
+    const inLen = input.length - from;
+    const outLen = out.length - at;
+    handle.writeSync!(flush, input, from, inLen, out, at, outLen);
+    return failed.message === null ? [inLen - state[1], outLen - state[0]] : null;
+  };
   return {
+    attempt,
     write(flush, input, from, out, at) {
-      failed.message = null;
-      const inLen = input.length - from;
-      const outLen = out.length - at;
-      handle.writeSync!(flush, input, from, inLen, out, at, outLen);
-      if (failed.message !== null) throw new Error(failed.message);
-      return [inLen - state[1], outLen - state[0]];
+      const done = attempt(flush, input, from, out, at);
+      if (!done) throw new Error(failed.message!);
+      return done;
     },
     reset: () => z.reset(),
     close: () => z.close(),
@@ -115,7 +124,7 @@ export function inflatePair(da: Buffer, db: Buffer, outA: Buffer, outB: Buffer):
   const resumed = k >= 0 ? resume(db, c, k, outA.subarray(0, o), outB) : null;
   const b = resumed ?? inflateWhole(db, outB);
   if (!b) return null;
-  return { a: outA.subarray(0, written), b, shared: resumed ? o : 0 };
+  return { a: outA.subarray(0, written), b, shared: resumed ? o : 0, bit: resumed ? 8 * c - k : -1 };
 }
 
 function inflateWhole(data: Buffer, out: Buffer): Buffer | null {
@@ -152,14 +161,10 @@ function boundaryBits(data: Buffer, c: number, out: Buffer, o: number): number {
   try {
     for (let k = 0; k < 8; k++) {
       if (k > 0) r.reset();
-      let w = 0;
-      try {
-        if (k > 0) w += r.write(Z_NO_FLUSH, resumeBits(k, data[c - 1]), 0, got, 0)[1];
-        w += r.write(Z_NO_FLUSH, data, c, got, w)[1];
-      } catch {
-        continue; // not a block there
-      }
-      if (w !== PROBE || !got.equals(want)) continue;
+      // Null where there is no block to start (an error).
+      const pad = k > 0 ? r.attempt(Z_NO_FLUSH, resumeBits(k, data[c - 1]), 0, got, 0) : [0, 0];
+      const rest = pad && r.attempt(Z_NO_FLUSH, data, c, got, pad[1]);
+      if (!pad || !rest || pad[1] + rest[1] !== PROBE || !got.equals(want)) continue;
       if (found >= 0) return -1;
       found = k;
     }
@@ -210,7 +215,7 @@ function resumeBits(k: number, byte: number): Buffer {
  * (b 2, 4, 6: one to three of them); an odd b starts with a dynamic-code block
  * of 99 bits (b 3), whose only code is the end code.
  */
-const ALIGN: Uint8Array[] = [];
+export const ALIGN: Uint8Array[] = [];
 {
   for (let b = 1; b < 8; b++) {
     const bits: number[] = [];

@@ -7,6 +7,7 @@ import pixelmatch from 'pixelmatch';
 import { comparePngs, countDiffPixels, diffImage, writeMismatchArtifacts } from '../../src/render/pixel/diff.js';
 import { decodePng, differingRows, inflatePng, pngSize, toRgba } from '../../src/render/pixel/png.js';
 import { tempDir } from '../helpers/cli.js';
+import { pngChunk } from '../helpers/png-chunks.js';
 
 const { PNG } = pngjs;
 
@@ -360,14 +361,7 @@ describe('comparePngs agrees with pngjs + pixelmatch', () => {
 
 /** A PNG pngjs cannot write: 8-bit palette (one entry per colour), or RGB interlaced (Adam7), every row filter None. */
 function handPng(rgba: Buffer, width: number, height: number, kind: 'palette' | 'interlaced'): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const out = Buffer.alloc(body.length + 8);
-    out.writeUInt32BE(data.length, 0);
-    body.copy(out, 4);
-    out.writeUInt32BE(crc32(body), body.length + 4);
-    return out;
-  };
+  const chunk = pngChunk;
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(height, 4);
@@ -406,13 +400,4 @@ function handPng(rgba: Buffer, width: number, height: number, kind: 'palette' | 
   }
   chunks.push(chunk('IDAT', deflateSync(Buffer.from(rows))), chunk('IEND', Buffer.alloc(0)));
   return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), ...chunks]);
-}
-
-function crc32(bytes: Buffer): number {
-  let c = ~0;
-  for (const b of bytes) {
-    c ^= b;
-    for (let k = 0; k < 8; k++) c = (c >>> 1) ^ (0xedb88320 & -(c & 1));
-  }
-  return ~c >>> 0;
 }

@@ -6,7 +6,7 @@ import { writeFileAtomic } from '../../core/files/atomic-write.js';
 import { usageError } from '../../core/diagnostics/errors.js';
 import { readPngStamp } from '../raster/png.js';
 import { countDifferingPixels } from './count.js';
-import { decodePng, differingRows, encodePng, inflatePng, LITTLE_ENDIAN, pngSize, PngError, toRgba, type RgbaImage } from './png.js';
+import { decodePng, differingRows, encodePng, inflatePngPair, LITTLE_ENDIAN, pngSize, PngError, toRgba, type RgbaImage } from './png.js';
 
 type Pixelmatch = typeof import('pixelmatch').default;
 const pixelmatchPackage = optionalPackage<{ default: Pixelmatch }>('pixelmatch');
@@ -90,17 +90,18 @@ export function comparePngs(expected: Buffer, actual: Buffer, options: PixelComp
 
 /**
  * pixelmatch's count for two equally sized PNGs. Chromium's kind of PNG (8-bit
- * RGB/RGBA) is inflated once and compared scanline by scanline; only the rows
+ * RGB/RGBA) is inflated once (the compressed bytes both files start with, once
+ * for both) and compared scanline by scanline; only the rows
  * that differ, and two rows around each (which the anti-aliasing check reads),
  * have their filters reversed, and only the rows that differ are counted
  * (pixel/count.ts). Both are decoded into memory the next comparison reuses:
  * nothing is kept.
  */
 function countPngDiffPixels(expected: Buffer, actual: Buffer, threshold: number): number {
-  const a = inflatePng(expected, 0);
-  const b = a && inflatePng(actual, 1);
-  if (!a || !b || a.bpp !== b.bpp) return countDiffPixels(decodePng(expected), decodePng(actual), threshold);
-  const rows = differingRows(a, b);
+  const pair = inflatePngPair(expected, actual);
+  if (!pair) return countDiffPixels(decodePng(expected), decodePng(actual), threshold);
+  const { a, b } = pair;
+  const rows = differingRows(a, b, pair.sameRows);
   for (const [top, bottom] of bandsAround(rows, a.height)) {
     toRgba(a, top, bottom);
     toRgba(b, top, bottom);

@@ -1,6 +1,7 @@
 import { endianness } from 'node:os';
 import { constants as zlibConstants, Inflate, inflateSync } from 'node:zlib';
 import { optionalPackage } from '../../core/lazy-package.js';
+import { inflatePair } from './inflate-pair.js';
 import { unfilterInto } from './unfilter.js';
 
 /**
@@ -143,6 +144,26 @@ export function idatChunks(png: Buffer): Buffer[] {
   return idat;
 }
 
+/** An 8-bit RGB/RGBA non-interlaced PNG's size and pixel bytes (the fast path's kind); null for any other kind. */
+function fastKind(png: Buffer): { width: number; height: number; bpp: 3 | 4; size: number } | null {
+  const { width, height } = pngSize(png);
+  const bitDepth = png[24];
+  const colorType = png[25];
+  const interlace = png[28];
+  if (!(bitDepth === 8 && (colorType === 2 || colorType === 6) && interlace === 0) || !LITTLE_ENDIAN) return null;
+  const bpp = colorType === 6 ? 4 : 3;
+  return { width, height, bpp, size: (width * bpp + 1) * height };
+}
+
+/** zlib's error as the PNG's. */
+function decoding<T>(inflate: () => T): T {
+  try {
+    return inflate();
+  } catch (err) {
+    throw new PngError(`cannot decode PNG: ${(err as Error).message}`);
+  }
+}
+
 /**
  * The inflated scanlines of an 8-bit RGB/RGBA non-interlaced PNG; null for any
  * other kind (use decodePng). With a `side` (0 or 1) the result lives in memory
@@ -150,24 +171,33 @@ export function idatChunks(png: Buffer): Buffer[] {
  * nothing once it returns.
  */
 export function inflatePng(png: Buffer, side?: 0 | 1): PngRows | null {
-  const { width, height } = pngSize(png);
-  const bitDepth = png[24];
-  const colorType = png[25];
-  const interlace = png[28];
-  if (!(bitDepth === 8 && (colorType === 2 || colorType === 6) && interlace === 0) || !LITTLE_ENDIAN) return null;
-  const bpp = colorType === 6 ? 4 : 3;
-  const idat = idatChunks(png);
-  const stride = width * bpp;
-  const size = (stride + 1) * height;
-  let raw: Buffer;
-  try {
-    // One output buffer a little larger than the image data: zlib never has to
-    // grow it, and Node returns it without concatenating 16 KB pieces.
-    const out = side === undefined ? null : scratchBuffer(2 * side, size + 64);
-    raw = inflateAll(joined(idat, side), size + 64, out);
-  } catch (err) {
-    throw new PngError(`cannot decode PNG: ${(err as Error).message}`);
-  }
+  const kind = fastKind(png);
+  if (!kind) return null;
+  // One output buffer a little larger than the image data: zlib never has to
+  // grow it, and Node returns it without concatenating 16 KB pieces.
+  const out = side === undefined ? null : scratchBuffer(2 * side, kind.size + 64);
+  return rowsOf(kind, decoding(() => inflateAll(joined(idatChunks(png), side), kind.size + 64, out)), side);
+}
+
+/**
+ * Both PNGs of a comparison inflated as inflatePng(expected, 0) and
+ * inflatePng(actual, 1) do, the compressed bytes they start with inflated once
+ * (pixel/inflate-pair.ts); `sameRows`: how many rows at the top are known to
+ * be byte for byte the same in both. Null unless both are of the fast path's
+ * kind, with the same size and pixel bytes.
+ */
+export function inflatePngPair(expected: Buffer, actual: Buffer): { a: PngRows; b: PngRows; sameRows: number } | null {
+  const ka = fastKind(expected);
+  const kb = ka && fastKind(actual);
+  if (!ka || !kb || ka.bpp !== kb.bpp || ka.width !== kb.width || ka.height !== kb.height) return null;
+  const out = (side: 0 | 1) => scratchBuffer(2 * side, ka.size + 64).subarray(0, ka.size + 64);
+  const pair = decoding(() => inflatePair(joined(idatChunks(expected), 0), joined(idatChunks(actual), 1), out(0), out(1)));
+  if (!pair) return { a: inflatePng(expected, 0)!, b: inflatePng(actual, 1)!, sameRows: 0 };
+  return { a: rowsOf(ka, pair.a, 0), b: rowsOf(kb, pair.b, 1), sameRows: Math.floor(pair.shared / (ka.width * ka.bpp + 1)) };
+}
+
+/** PngRows over inflated scanlines `raw`; its RGBA in the side's reused memory (fresh memory without a side). */
+function rowsOf({ width, height, bpp, size }: { width: number; height: number; bpp: 3 | 4; size: number }, raw: Buffer, side?: 0 | 1): PngRows {
   if (raw.length < size) throw new PngError('cannot decode PNG: image data is truncated');
   // Its own memory (never a pool slice: offset 0), so it can be viewed as 32-bit words.
   const rgba = side === undefined ? Buffer.allocUnsafeSlow(width * height * 4) : scratchBuffer(2 * side + 1, width * height * 4).subarray(0, width * height * 4);
@@ -175,7 +205,7 @@ export function inflatePng(png: Buffer, side?: 0 | 1): PngRows | null {
   // zlib's output buffer is 64 bytes longer than the image data (see above); should it not be, a copy is.
   if (raw.buffer.byteLength - raw.byteOffset < size + 4) raw = Buffer.concat([raw.subarray(0, size), Buffer.alloc(4)]);
   const view = new DataView(raw.buffer, raw.byteOffset, size + 4);
-  return { width, height, bpp, stride, raw: raw.subarray(0, size), view, rgba, words, done: new Uint8Array(height) };
+  return { width, height, bpp, stride: width * bpp, raw: raw.subarray(0, size), view, rgba, words, done: new Uint8Array(height) };
 }
 
 /** Unfilters row y, and before it any rows above that it depends on and that are still filtered. */
@@ -201,9 +231,10 @@ export function toRgba(img: PngRows, top: number, bottom: number): RgbaImage {
  * in order, unfiltering as few rows as it can: a row whose filtered bytes are
  * equal in both images holds the same pixels when the row above does (or when
  * its filter does not look up), so such rows are passed over without
- * reversing their filters.
+ * reversing their filters. The first `sameRows` rows are known to be the same
+ * in both (inflatePngPair) and are not looked at.
  */
-export function differingRows(a: PngRows, b: PngRows): number[] {
+export function differingRows(a: PngRows, b: PngRows, sameRows = 0): number[] {
   if (a.width !== b.width || a.height !== b.height || a.bpp !== b.bpp) throw new Error('differingRows: images of different size or kind');
   const line = a.stride + 1;
   const rowBytes = a.width * 4;
@@ -211,7 +242,7 @@ export function differingRows(a: PngRows, b: PngRows): number[] {
   const rb = b.raw;
   const rows: number[] = [];
   let aboveEqual = true; // the row above holds the same pixels in both (true above the first row)
-  for (let y = 0; y < a.height; y++) {
+  for (let y = sameRows; y < a.height; y++) {
     const o = y * line;
     if ((aboveEqual || ra[o] <= 1) && ra.compare(rb, o, o + line, o, o + line) === 0) {
       aboveEqual = true;

@@ -38,9 +38,9 @@ export function exitWhenFlushed(code: number): void {
     const once = () => {
       if (!flushed) (flushed = true), done();
     };
-    // A reader that went away (EPIPE) has nothing left to receive.
+    // A reader that went away (EPIPE) has nothing left to receive; nothing queued, nothing to wait for.
     stream.once('error', once);
-    if (stream.destroyed || !stream.writable) once();
+    if (stream.destroyed || !stream.writable || stream.writableLength === 0) once();
     else stream.write('', once);
   }
 }

@@ -2,12 +2,15 @@
 import { processIO } from './io.js';
 import { main } from './run.js';
 import { shutdown } from '../plumbing/process/shutdown.js';
+import { readFileStdinSync } from './file-stdin.js';
 
 /**
  * The tapedeck bin: main(argv, io) (cli/run.ts) on the real process, then exit
  * once stdout and stderr are flushed. Signals and the exit belong here only, so
  * main() stays callable many times in one process.
  */
+
+readFileStdinSync();
 
 // On Ctrl+C or a kill, exit through process.exit so the 'exit' hooks end the
 // terminals and servers this run started (they run in their own process groups).
@@ -35,9 +38,9 @@ export function exitWhenFlushed(code: number): void {
     const once = () => {
       if (!flushed) (flushed = true), done();
     };
-    // A reader that went away (EPIPE) has nothing left to receive.
+    // A reader that went away (EPIPE) has nothing left to receive; nothing queued, nothing to wait for.
     stream.once('error', once);
-    if (stream.destroyed || !stream.writable) once();
+    if (stream.destroyed || !stream.writable || stream.writableLength === 0) once();
     else stream.write('', once);
   }
 }

@@ -80,7 +80,11 @@ unused (over HTTP and sockets: counted when it stops, on SIGINT/SIGTERM).`,
       passthrough: command,
       timeoutMs,
       pace,
-      input: (io.stdin as Readable | undefined) ?? Readable.from([]),
+      // Read once the tape is: a tape that cannot be read ends the run before stdin is opened
+      // (a file on stdin is an fs stream, which loads fs/promises and readline: bench/cli-start.mjs).
+      get input() {
+        return (io.stdin as Readable | undefined) ?? Readable.from([]);
+      },
       output: io.stdout as Writable,
       log,
       env: io.env,

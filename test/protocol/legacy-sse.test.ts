@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { run, tapedeckInProcess, useTempDirs } from '../helpers/cli.js';
+import { ROOT, run, tapedeckInProcess, useTempDirs } from '../helpers/cli.js';
 import { startTapedeck } from '../helpers/net.js';
 import { CURRENT_PACKAGE, everything, OLDER_DRIFT, OLDER_PACKAGE, SERVED_KINDS, WORKLOAD, workloadOutcomes } from '../helpers/workload.js';
 import { runs, soakLoop } from '../helpers/soak.js';
@@ -17,6 +17,7 @@ import { runs, soakLoop } from '../helpers/soak.js';
 const temp = useTempDirs();
 const CURRENT = everything(CURRENT_PACKAGE, 'sse');
 const OLDER = everything(OLDER_PACKAGE, 'sse');
+const FIX = join(ROOT, 'test/fixtures/protocol');
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
 
 interface Line {
@@ -72,6 +73,31 @@ describe('MCP legacy HTTP+SSE', () => {
     const stopped = await srv.stop();
     expect(stopped.stderr).not.toContain('no recorded response');
     expect(stopped.code).toBe(0);
+  });
+
+  test('a cancelled call whose recorded output was a server request on a timer: the cancel goes at its recorded place when that request comes a request earlier (as under load)', async () => {
+    // Recorded: roots/list 20 ms after initialized, while `slow` ran (cancelled at 100 ms): on the stream inside slow's pair.
+    const server = (rootsAfter: string) => ['env', 'PORT={{port}}', `ROOTS_AFTER_MS=${rootsAfter}`, 'node', join(FIX, 'rpc-server.mjs'), '--sse'];
+    const tape = join(temp(), 'early.ndjson');
+    const rec = await startTapedeck(['record', '--out', tape, '--transport', 'http', '--', ...server('20')]);
+    const client = await run(['node', join(FIX, 'mini-client.mjs'), '--sse', `${rec.address}/sse`]);
+    expect(client.code, client.stderr).toBe(0);
+    expect(client.stdout).toContain('file:///workspace');
+    await rec.stop();
+    const pairs = readFileSync(tape, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Line);
+    const slow = pairs.findIndex((p) => p.request.includes('"name":"slow"'));
+    expect(pairs[slow].response).toContain('"method":"roots/list"');
+    expect(pairs.some((p) => p.request.includes('notifications/cancelled'))).toBe(true);
+    // Live, the same request comes with the initialize answer: the cancel must not wait for a line that already came
+    // (it did, until the call's result came 3 s later: drift). Beside it, a replay against the recorded timing.
+    const [early, same] = await Promise.all([
+      tapedeckInProcess(['replay', tape, '--transport', 'http', '--timeout-ms', '5000', '--', ...server('initialize')]),
+      tapedeckInProcess(['replay', tape, '--transport', 'http', '--timeout-ms', '5000', '--', ...server('20')]),
+    ]);
+    for (const r of [early, same]) {
+      expect(r.stderr).toContain('0 drift(s)');
+      expect(r.code).toBe(0);
+    }
   });
 
   test('an endpoint URL that sends the client around the proxy is refused at record time: exit 2 saying why', async () => {

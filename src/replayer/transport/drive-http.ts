@@ -67,6 +67,8 @@ export async function driveHttp(pairs: readonly WirePair[], to: Endpoint, option
     else legacyPosts.set(p.wire.session ?? 0, p.wire.path ?? '/');
   }
   const legacySessions = new Map<number, LegacySseSession>();
+  /** Per legacy session, the messages its stream carried in the recording through the pair being replayed. */
+  const legacyLines = new Map<number, number>();
 
   const answers = options.answers;
   /** Answer pairs POSTed because the live server asked, by pair. */
@@ -166,7 +168,12 @@ export async function driveHttp(pairs: readonly WirePair[], to: Endpoint, option
           legacySessions.delete(key);
           outcomes[i] = { actual: session.endpointText(), status: 200 };
         } else {
-          outcomes[i] = await session.call(pairs[i], w.path ?? '/', headersFor(w), options.cancelled?.has(i) ? beforeCancel(pairs[i]) : undefined);
+          // The stream's recorded message total through this pair: a cancelled call also ends once the live
+          // stream reaches it (a server request on a timer may come a call earlier than it was recorded).
+          const through = (legacyLines.get(key) ?? 0) + countLines(pairs[i].expected);
+          legacyLines.set(key, through);
+          const cancelled = options.cancelled?.has(i) === true;
+          outcomes[i] = await session.call(pairs[i], w.path ?? '/', headersFor(w), cancelled ? { endAfterLines: beforeCancel(pairs[i]), endAfterTotal: through } : undefined);
           if (outcomes[i].failure) return { outcomes, stoppedAt: i };
         }
         i++;

@@ -53,8 +53,8 @@ export class LegacySseSession {
   }
 
   /** POSTs one request and waits (bounded) for its answer on the stream. */
-  async call(p: WirePair, path: string, headers: Record<string, string>, endAfterLines?: number): Promise<LiveOutcome> {
-    const ex = this.framer.addRequest(p.send, { expectsOutput: p.expected !== '', endAfterLines });
+  async call(p: WirePair, path: string, headers: Record<string, string>, cancelled?: { endAfterLines: number; endAfterTotal: number }): Promise<LiveOutcome> {
+    const ex = this.framer.addRequest(p.send, { expectsOutput: p.expected !== '', ...cancelled });
     const posted = await httpCall(this.to, { method: 'POST', path: this.livePath(path), headers, body: p.send }, this.timeoutMs);
     if (isFailure(posted)) return { actual: posted.partial, failure: posted };
     if (!ex) return { actual: '', status: posted.status };

@@ -74,6 +74,7 @@ unused (over HTTP and sockets: counted when it stops, on SIGINT/SIGTERM).`,
     if (given) throw usageError(`serve: --${given} applies to --transport http or unix`);
     const timeoutMs = parseIntOption('timeout-ms', values['timeout-ms'], 10_000, 1);
     const { serveTape } = await import('../../replayer/serve/serve.js');
+    let input: Readable | undefined;
     const result = await serveTape(positionals[0], {
       normaliser,
       allowUnused: values['allow-unused'],
@@ -83,7 +84,7 @@ unused (over HTTP and sockets: counted when it stops, on SIGINT/SIGTERM).`,
       // Read once the tape is: a tape that cannot be read ends the run before stdin is opened
       // (a file on stdin is an fs stream, which loads fs/promises and readline: bench/cli-start.mjs).
       get input() {
-        return (io.stdin as Readable | undefined) ?? Readable.from([]);
+        return (input ??= (io.stdin as Readable | undefined) ?? Readable.from([]));
       },
       output: io.stdout as Writable,
       log,

@@ -56,7 +56,10 @@ function hasShape(handler: Partial<Handler> | undefined): handler is Handler {
     typeof handler._parser?.precedingJoinState === 'number' &&
     typeof handler._dirtyRowTracker?.markDirty === 'function' &&
     typeof handler._coreService?.modes === 'object' &&
-    typeof handler._curAttrData?.bg === 'number'
+    typeof handler._curAttrData?.bg === 'number' &&
+    typeof handler._bufferService?.cols === 'number' &&
+    typeof handler._optionsService?.rawOptions === 'object' &&
+    handler._charsetService !== undefined
   );
 }
 
@@ -115,7 +118,7 @@ export function fastPrint(term: XTerm): void {
       print.call(this, data, start, end); // a wide or joining character first, or the cursor at the right edge
       return;
     }
-    this._dirtyRowTracker.markDirty(buffer.y);
+    this._dirtyRowTracker.markDirty(buffer.y); // the row only: the fast path never leaves it
     // As xterm.js: writing over the right half of a wide character blanks its left half.
     if (x && line.getWidth(x - 1) === 2) line.setCellFromCodepoint(x - 1, 0, 1, attrs);
     buffer.x = x + (pos - start);
@@ -126,7 +129,6 @@ export function fastPrint(term: XTerm): void {
     }
     // As xterm.js: the run ended on the left half of a wide character's old cells: the right half is blanked.
     if (buffer.x < cols && line.getWidth(buffer.x) === 0 && !line.hasContent(buffer.x)) line.setCellFromCodepoint(buffer.x, 0, 1, attrs);
-    this._dirtyRowTracker.markDirty(buffer.y);
   };
 }
 

@@ -47,5 +47,6 @@ export function countLines(text: string): number {
 }
 
 export function responseBytes(ex: Exchange): Buffer {
-  return Buffer.concat(ex.chunks);
+  // One line is the common answer: its bytes as they came, not a copy (callers only read them).
+  return ex.chunks.length === 1 ? ex.chunks[0] : Buffer.concat(ex.chunks);
 }

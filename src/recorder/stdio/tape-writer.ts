@@ -61,15 +61,14 @@ export class TapeAppender {
       else this.failed++;
       return;
     }
-    const buf = this.lineOf(request, response);
-    if (!buf) return;
+    const line = this.lineOf(request, response);
+    if (!line) return;
     try {
       this.last = { offset: this.size, request, response };
       // Synchronous: each pair is on disk before the next is taken, so a crash
       // of either process loses at most the exchange in flight.
-      let off = 0;
-      while (off < buf.length) off += writeSync(this.fd, buf, off, buf.length - off);
-      this.size += buf.length;
+      writeWhole(this.fd, line.text, line.bytes);
+      this.size += line.bytes;
       this.written++;
       if (this.pairs !== undefined) this.pairs++;
       const n = this.pairCount(); // this pair's number
@@ -140,12 +139,14 @@ export class TapeAppender {
    * response (a non-UTF-8 byte is 2 bytes, base64 4/3, a quote 2), so the
    * line itself is measured; the tape then records no more (giveUp).
    */
-  private lineOf(request: string, response: Buffer | string): Buffer | undefined {
-    const buf = Buffer.from(`${formatPair(request, response)}\n`, 'utf8');
+  private lineOf(request: string, response: Buffer | string): { text: string; bytes: number } | undefined {
+    // Kept a string (written as one, measured without encoding it): a Buffer per pair cost the tap's round trip.
+    const text = `${formatPair(request, response)}\n`;
+    const bytes = Buffer.byteLength(text, 'utf8');
     const max = this.maxLineBytes;
-    if (buf.length - 1 <= max) return buf;
+    if (bytes - 1 <= max) return { text, bytes };
     this.failed++;
-    this.giveUp(`a pair whose tape line is ${buf.length - 1} bytes, over the ${max}-byte limit (raise it with TAPEDECK_MAX_LINE_BYTES) cannot be recorded`);
+    this.giveUp(`a pair whose tape line is ${bytes - 1} bytes, over the ${max}-byte limit (raise it with TAPEDECK_MAX_LINE_BYTES) cannot be recorded`);
     return undefined;
   }
 
@@ -213,6 +214,18 @@ export class TapeAppender {
     this.reported = true;
     this.report(`tapedeck: cannot write the tape ${this.path}: ${e?.message ?? String(err)}; the tape keeps the ${this.written} complete pair(s) before it; the session goes on unrecorded\n`);
   }
+}
+
+/**
+ * Writes all of `text` (`bytes` long in UTF-8) at the file's end. A short write (a
+ * file size limit reached mid-line) goes on from where it stopped, so the next
+ * write's error is the one reported.
+ */
+function writeWhole(fd: number, text: string, bytes: number): void {
+  const written = writeSync(fd, text, null, 'utf8');
+  if (written === bytes) return;
+  const buf = Buffer.from(text, 'utf8');
+  for (let off = written; off < bytes; ) off += writeSync(fd, buf, off, bytes - off);
 }
 
 /** A client's last line, ended without its newline, is a whole request only when it is a whole JSON message. */

@@ -9,6 +9,7 @@ import { MouseEncodingTracker, trackingFromXterm, type MouseModes } from '../inp
 import { answerQueries } from './queries.js';
 import { dropUnjoinedZeroWidth } from './zero-width.js';
 import { fastPrint } from './fast-print.js';
+import { groundLane } from './ground-lane.js';
 import { fixEraseAbove } from './erase-above.js';
 import { codepointParser, type CodepointParser } from './codepoint-parse.js';
 import { textOf } from '../../core/text/codepoints.js';
@@ -89,6 +90,7 @@ export class Screen {
     dropUnjoinedZeroWidth(this.xterm);
     fastPrint(this.xterm); // in front of the zero-width rule, which it leaves to the print it wraps
     fastLineCopy(this.xterm);
+    groundLane(this.xterm); // text, C0 and plain CSIs without xterm.js's state table; the rest goes to its parser
     answerQueries(this.xterm);
     fixEraseAbove(this.xterm);
     this.mouseEncoding = new MouseEncodingTracker(this.xterm);

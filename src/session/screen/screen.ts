@@ -11,6 +11,7 @@ import { dropUnjoinedZeroWidth } from './zero-width.js';
 import { fastPrint } from './fast-print.js';
 import { groundLane } from './ground-lane.js';
 import { fixEraseAbove } from './erase-above.js';
+import { boundCounts } from './count-bounds.js';
 import { codepointParser, type CodepointParser } from './codepoint-parse.js';
 import { textOf } from '../../core/text/codepoints.js';
 
@@ -93,6 +94,7 @@ export class Screen {
     groundLane(this.xterm); // text, C0 and plain CSIs without xterm.js's state table; the rest goes to its parser
     answerQueries(this.xterm);
     fixEraseAbove(this.xterm);
+    boundCounts(this.xterm);
     this.mouseEncoding = new MouseEncodingTracker(this.xterm);
   }
 

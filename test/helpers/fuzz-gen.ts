@@ -96,6 +96,9 @@ function output(r: Rng): string {
   if (r() < 0.05) return `A\x1b[${pick(r, ['999999999', '65535', '4000000'])}b`;
   if (r() < 0.03) return 'e' + '\u0301'.repeat(int(r, 100, 20000));
   if (r() < 0.03) return `\x1b[${int(r, 1, 9999)};${int(r, 1, 9999)}H${'x'.repeat(int(r, 1, 2000))}`;
+  // Counts xterm.js repeats unit by unit (SU, SD, IL, DL, CHT, CBT), and ED 1 / DECSED 1 in the bottom-right cell.
+  if (r() < 0.05) return `\x1b[${pick(r, ['2147483647', '9999999', '65535'])}${pick(r, ['S', 'T', 'L', 'M', 'I', 'Z'])}`;
+  if (r() < 0.03) return `\x1b[99;99H${pick(r, ['\x1b[1J', '\x1b[?1J'])}`;
   return nastyString(r) + pick(r, ['hello\r\n', '\x1b[1;31mred\x1b[0m', '$ ', '']);
 }
 

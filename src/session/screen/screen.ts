@@ -12,6 +12,7 @@ import { fastPrint } from './fast-print.js';
 import { groundLane } from './ground-lane.js';
 import { fixEraseAbove } from './erase-above.js';
 import { boundCounts } from './count-bounds.js';
+import { capCellClusters } from './cluster-cap.js';
 import { codepointParser, type CodepointParser } from './codepoint-parse.js';
 import { textOf } from '../../core/text/codepoints.js';
 
@@ -95,6 +96,7 @@ export class Screen {
     answerQueries(this.xterm);
     fixEraseAbove(this.xterm);
     boundCounts(this.xterm);
+    capCellClusters(this.xterm);
     this.mouseEncoding = new MouseEncodingTracker(this.xterm);
   }
 

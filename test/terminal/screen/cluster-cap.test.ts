@@ -1,0 +1,40 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tapedeck, tempDir } from '../../helpers/cli.js';
+import { Screen } from '../../../src/session/screen/screen.js';
+import { MAX_CELL_UNITS } from '../../../src/session/screen/cluster-cap.js';
+
+/**
+ * What joins a cell is bounded: REP copies the cell's whole string into every
+ * repeated cell, and a 12 KB cast (found by the 10,000-input fuzz, seed 77)
+ * took `tapedeck snapshot` past a 4 GB heap.
+ */
+const cleanup: Array<() => void> = [];
+afterAll(() => cleanup.forEach((c) => c()));
+
+describe('a cell with more joined to it than a terminal keeps', () => {
+  it('a cast that repeats a character with thousands of combining marks plays in bounded memory', async () => {
+    const t = tempDir();
+    cleanup.push(t.cleanup);
+    const cast = join(t.dir, 'zalgo-rep.cast');
+    writeFileSync(cast, `{"version": 2, "width": 195, "height": 131}\n[0.1, "o", "e${'\\u0301'.repeat(5686)}\\u001b[999999999b"]\n[0.2, "o", "\\u001b[2;1Hend"]\n`);
+    // Half a gigabyte of heap is far more than the screen needs; without the bound it was 4 GB and a crash.
+    const r = await tapedeck(['snapshot', cast], { env: { NODE_OPTIONS: '--max-old-space-size=512' } });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const first = r.stdout.split('\n')[0];
+    expect(first.startsWith(`e${'\u0301'.repeat(MAX_CELL_UNITS - 1)}e`)).toBe(true);
+  });
+
+  it('keeps ordinary clusters whole, and cuts a run of marks at the bound', async () => {
+    const s = new Screen({ rows: 3, cols: 20 });
+    const zalgo = `a${'\u0301\u0302\u0303\u0304'.repeat(8)}`; // 33 units: under the bound
+    await s.write(`e\u0301\u0302|${zalgo}|a${'\u0301'.repeat(200)}|`);
+    const chars = s.snapshot({ includeCells: true }).cells![0].map((c) => c.char);
+    expect(chars.slice(0, 4)).toEqual(['e\u0301\u0302', '|', zalgo, '|']);
+    expect(chars[4]).toBe(`a${'\u0301'.repeat(MAX_CELL_UNITS - 1)}`);
+    expect(chars[5]).toBe('|'); // the marks past the bound took no cell
+    s.dispose();
+  });
+});

@@ -26,7 +26,7 @@ import { isTrustedTape, projectTrust } from '../../src/replayer/tape-trust.js';
  * names its file, and the line when the file has lines.
  *
  * TAPEDECK_FUZZ=1 is the 10,000-input soak (2,000 of each of the five kinds;
- * about 20 minutes on the 2-core CI machine); TAPEDECK_FUZZ_CASES sets the
+ * about a minute on the 2-core CI machine); TAPEDECK_FUZZ_CASES sets the
  * count per kind (default 100) and TAPEDECK_FUZZ_SEED picks the run.
  */
 const CASES = Number(process.env.TAPEDECK_FUZZ_CASES) || (process.env.TAPEDECK_FUZZ ? 2000 : 100);

@@ -92,6 +92,29 @@ describe('ground lane', () => {
     plain.dispose();
   });
 
+  it('leaves the parser where xterm.js does when a CSI handler throws, so the next write reads the same', () => {
+    const lane = new Screen({ rows: 3, cols: 20 });
+    const plain = new Screen({ rows: 3, cols: 20 });
+    expect(removeGroundLane(plain.xterm)).toBe(true);
+    const codepoints = (text: string) => Uint32Array.from([...text].map((c) => c.codePointAt(0)!));
+    for (const s of [lane, plain]) {
+      let thrown = false;
+      s.xterm.parser.registerCsiHandler({ final: 'K' }, () => {
+        if (thrown) return false;
+        thrown = true;
+        throw new Error('a handler that fails once');
+      });
+      // The throw leaves xterm.js in the CSI's parameter state, so ";7m" continues that CSI (SGR 1;7).
+      expect(() => s.writeCodepointsNow(codepoints('ab\x1b[1K'))).toThrow('a handler that fails once');
+      s.writeCodepointsNow(codepoints(';7mX'));
+    }
+    expect(lane.visibleLines()[0]).toBe('abX');
+    expect(state(lane)).toEqual(state(plain));
+    expect(extra(lane, [])).toEqual(extra(plain, []));
+    lane.dispose();
+    plain.dispose();
+  });
+
   it('is installed on a Screen, and the text it writes reads back', async () => {
     const s = new Screen({ rows: 3, cols: 10 });
     expect(removeGroundLane(s.xterm)).toBe(true);

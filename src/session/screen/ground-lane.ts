@@ -84,15 +84,16 @@ function hasShape(parser: Partial<Parser> | undefined): parser is Parser {
 const isPrintable = (c: number) => (c >= 0x20 && c < 0x7f) || c >= NON_ASCII;
 const isPlainParam = (c: number) => (c >= 0x30 && c <= 0x39) || c === 0x3b;
 
-/** The parse each patched parser had before (for removeGroundLane). */
-const parseBefore = new WeakMap<object, Parse>();
+/** Parsers with the lane installed, and those where it was turned off again (removeGroundLane). */
+const laned = new WeakSet<object>();
+const turnedOff = new WeakSet<object>();
 
 /** Installs the lane in front of the terminal's parser; left alone if xterm.js's parser is not the expected one. */
 export function groundLane(term: XTerm): void {
   const parser = parserOf(term);
-  if (!hasShape(parser) || parseBefore.has(parser)) return;
+  if (!hasShape(parser) || laned.has(parser)) return;
   const parse = parser.parse;
-  parseBefore.set(parser, parse);
+  laned.add(parser);
   const stack = parser._parseStack;
   const params = parser._params;
   /** xterm.js's parser on data[from, to), in the state it is in: its resume path starts it at `from`. */
@@ -104,7 +105,7 @@ export function groundLane(term: XTerm): void {
 
   parser.parse = function (this: Parser, data: Uint32Array, length: number, promiseResult?: boolean) {
     // A write resumed after an async handler is the parser's own business.
-    if (promiseResult !== undefined || stack.state !== 0) return parse.call(this, data, length, promiseResult);
+    if (promiseResult !== undefined || stack.state !== 0 || turnedOff.has(this)) return parse.call(this, data, length, promiseResult);
     let i = 0;
     while (i < length) {
       let code = data[i];
@@ -138,6 +139,8 @@ export function groundLane(term: XTerm): void {
               if (c === 0x3b) params.addParam(0);
               else params.addDigit(c - 0x30);
             }
+            // The parser's state while its handlers run (it moves to GROUND only after them, so a handler that throws leaves it here).
+            this.currentState = j > i + 2 ? CSI_PARAM : CSI_ENTRY;
             const handlers = this._csiHandlers[code];
             let h = handlers ? handlers.length - 1 : -1;
             for (; h >= 0; h--) {
@@ -151,6 +154,7 @@ export function groundLane(term: XTerm): void {
             }
             if (h < 0) this._csiHandlerFb(code, params);
             this.precedingJoinState = 0;
+            this.currentState = GROUND;
             i = j + 1;
             continue;
           }
@@ -167,12 +171,14 @@ export function groundLane(term: XTerm): void {
   };
 }
 
-/** Puts back the parse groundLane replaced: the reference side of the test that holds the two alike. */
+/**
+ * Turns the lane off, leaving xterm.js's parser alone at work: the reference side of the test that holds the
+ * two alike. (The lane's wrapper stays in place, passing every write through, so wrappers installed after it
+ * keep working.)
+ */
 export function removeGroundLane(term: XTerm): boolean {
   const parser = parserOf(term);
-  const parse = parser && parseBefore.get(parser);
-  if (!parser || !parse) return false;
-  parser.parse = parse;
-  parseBefore.delete(parser);
+  if (!parser || !laned.has(parser) || turnedOff.has(parser)) return false;
+  turnedOff.add(parser);
   return true;
 }

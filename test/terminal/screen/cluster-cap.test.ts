@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { tapedeck, tempDir } from '../../helpers/cli.js';
 import { Screen } from '../../../src/session/screen/screen.js';
 import { MAX_CELL_UNITS } from '../../../src/session/screen/cluster-cap.js';
+import xtermPackage from '@xterm/headless';
 
 /**
  * What joins a cell is bounded: REP copies the cell's whole string into every
@@ -35,6 +36,22 @@ describe('a cell with more joined to it than a terminal keeps', () => {
     expect(chars.slice(0, 4)).toEqual(['e\u0301\u0302', '|', zalgo, '|']);
     expect(chars[4]).toBe(`a${'\u0301'.repeat(MAX_CELL_UNITS - 1)}`);
     expect(chars[5]).toBe('|'); // the marks past the bound took no cell
+    s.dispose();
+  });
+
+  it('never goes past the bound with a mark outside the BMP, and leaves an xterm.js terminal of the caller alone', async () => {
+    const s = new Screen({ rows: 2, cols: 10 });
+    await s.write(`e${'\u0301'.repeat(MAX_CELL_UNITS - 2)}\u{1D167}\u{1D167}|`); // 63 units, then two 2-unit marks
+    const first = s.snapshot({ includeCells: true }).cells![0][0].char;
+    expect(first.length).toBe(MAX_CELL_UNITS - 1);
+    // A Screen exists in this process; a plain @xterm/headless Terminal still keeps every mark, as xterm.js does.
+    const own = new xtermPackage.Terminal({ rows: 2, cols: 10, allowProposedApi: true });
+    // The same xterm.js module, so the same BufferLine class as the Screen's.
+    const lineClass = (t: unknown) => Object.getPrototypeOf((t as { _core: { buffer: { lines: { get(i: number): object } } } })._core.buffer.lines.get(0));
+    expect(lineClass(own)).toBe(lineClass(s.xterm));
+    await new Promise<void>((resolve) => own.write(`a${'\u0301'.repeat(200)}`, resolve));
+    expect(own.buffer.active.getLine(0)!.getCell(0)!.getChars().length).toBe(201);
+    own.dispose();
     s.dispose();
   });
 });

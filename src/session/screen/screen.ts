@@ -13,6 +13,7 @@ import { groundLane } from './ground-lane.js';
 import { fixEraseAbove } from './erase-above.js';
 import { boundCounts } from './count-bounds.js';
 import { capCellClusters } from './cluster-cap.js';
+import { fixAltBufferLength } from './alt-buffer-length.js';
 import { codepointParser, type CodepointParser } from './codepoint-parse.js';
 import { textOf } from '../../core/text/codepoints.js';
 
@@ -97,6 +98,7 @@ export class Screen {
     fixEraseAbove(this.xterm);
     boundCounts(this.xterm);
     capCellClusters(this.xterm);
+    fixAltBufferLength(this.xterm);
     this.mouseEncoding = new MouseEncodingTracker(this.xterm);
   }
 

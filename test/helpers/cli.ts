@@ -134,6 +134,22 @@ export function useTempDirs(): () => string {
 }
 
 /**
+ * As useTempDirs, for files whose tests run concurrently (describe.concurrent): the folders are
+ * removed when the whole file is done, since one test's afterEach would remove another's.
+ */
+export function useFileTempDirs(): () => string {
+  const made: Array<() => void> = [];
+  afterAll(() => {
+    while (made.length) made.pop()!();
+  });
+  return () => {
+    const t = tempDir();
+    made.push(t.cleanup);
+    return t.dir;
+  };
+}
+
+/**
  * Whether a process still runs. A zombie counts as ended: where PID 1 does not reap
  * orphans (some CI containers), a killed background job stays a zombie for good.
  */

@@ -1,7 +1,7 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, tapedeck, tempDir } from '../../helpers/cli.js';
+import { ROOT, tapedeck, useFileTempDirs } from '../../helpers/cli.js';
 import { runParity } from '../../helpers/parity.js';
 
 /**
@@ -10,13 +10,7 @@ import { runParity } from '../../helpers/parity.js';
  * (empty) alternate buffer, so it gained a scrollback, and a later resize could
  * throw. The alternate screen now has its rows and no more, as in tmux.
  */
-const cleanup: Array<() => void> = [];
-afterAll(() => cleanup.forEach((c) => c()));
-const dir = () => {
-  const t = tempDir();
-  cleanup.push(t.cleanup);
-  return t.dir;
-};
+const dir = useFileTempDirs();
 
 describe.concurrent('the alternate screen after the rows shrank', () => {
   it('a cast that shrinks, scrolls the alternate screen and grows again plays to its screen (it was an internal error)', async () => {

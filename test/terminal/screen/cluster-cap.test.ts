@@ -1,7 +1,7 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { tapedeck, tempDir } from '../../helpers/cli.js';
+import { tapedeck, useFileTempDirs } from '../../helpers/cli.js';
 import { Screen } from '../../../src/session/screen/screen.js';
 import { MAX_CELL_UNITS } from '../../../src/session/screen/cluster-cap.js';
 import xtermPackage from '@xterm/headless';
@@ -11,14 +11,11 @@ import xtermPackage from '@xterm/headless';
  * repeated cell, and a 12 KB cast (found by the 10,000-input fuzz, seed 77)
  * took `tapedeck snapshot` past a 4 GB heap.
  */
-const cleanup: Array<() => void> = [];
-afterAll(() => cleanup.forEach((c) => c()));
+const tempDir = useFileTempDirs();
 
 describe('a cell with more joined to it than a terminal keeps', () => {
   it('a cast that repeats a character with thousands of combining marks plays in bounded memory', async () => {
-    const t = tempDir();
-    cleanup.push(t.cleanup);
-    const cast = join(t.dir, 'zalgo-rep.cast');
+    const cast = join(tempDir(), 'zalgo-rep.cast');
     writeFileSync(cast, `{"version": 2, "width": 195, "height": 131}\n[0.1, "o", "e${'\\u0301'.repeat(5686)}\\u001b[999999999b"]\n[0.2, "o", "\\u001b[2;1Hend"]\n`);
     // Half a gigabyte of heap is far more than the screen needs; without the bound it was 4 GB and a crash.
     const r = await tapedeck(['snapshot', cast], { env: { NODE_OPTIONS: '--max-old-space-size=512' } });

@@ -1,7 +1,7 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { tapedeck, tempDir } from '../../helpers/cli.js';
+import { tapedeck, useFileTempDirs } from '../../helpers/cli.js';
 import { state } from '../../helpers/screen-state.js';
 import { Screen } from '../../../src/session/screen/screen.js';
 
@@ -21,8 +21,7 @@ const cases: Array<[string, string, (s: Screen) => number]> = [
   ['CHT', 'I', (s) => s.cols],
   ['CBT', 'Z', (s) => s.cols],
 ];
-const cleanup: Array<() => void> = [];
-afterAll(() => cleanup.forEach((c) => c()));
+const tempDir = useFileTempDirs();
 
 describe('counts past a screenful', () => {
   it.each(cases)('%s with a count of 2^31-1 leaves the screen a screenful leaves, at once', (_name, final, bound) => {
@@ -37,9 +36,7 @@ describe('counts past a screenful', () => {
   });
 
   it('a cast that asks for them plays to its final screen', async () => {
-    const t = tempDir();
-    cleanup.push(t.cleanup);
-    const cast = join(t.dir, 'counts.cast');
+    const cast = join(tempDir(), 'counts.cast');
     const output = `top\\r\\nmid\\r\\nend\\u001b[${HUGE}S\\u001b[${HUGE}T\\u001b[${HUGE}L\\u001b[${HUGE}M\\u001b[${HUGE}I\\u001b[${HUGE}Z\\u001b[1;1Hafter`;
     writeFileSync(cast, `{"version": 2, "width": 10, "height": 3}\n[0.1, "o", "${output}"]\n`);
     const r = await tapedeck(['snapshot', cast]);

@@ -1,7 +1,7 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, tapedeck, tempDir as makeTempDir } from '../../helpers/cli.js';
+import { ROOT, tapedeck, useFileTempDirs } from '../../helpers/cli.js';
 import { runParity } from '../../helpers/parity.js';
 import { Screen } from '../../../src/session/screen/screen.js';
 import { spawnTerminal } from '../../../src/index.js';
@@ -12,14 +12,7 @@ import { spawnTerminal } from '../../../src/index.js';
  * screen with no scrollback yet and the cursor on its last row it threw, and a
  * valid cast ended in "internal error". The screen now erases as xterm and tmux do.
  */
-// The tests run concurrently: each keeps its folder until the file is done.
-const cleanups: Array<() => void> = [];
-afterAll(() => cleanups.forEach((c) => c()));
-const tempDir = () => {
-  const t = makeTempDir();
-  cleanups.push(t.cleanup);
-  return t.dir;
-};
+const tempDir = useFileTempDirs();
 // Draws four lines, puts the cursor in the bottom-right cell, erases above it, then says so.
 const program = (sequence: string) =>
   `import sys, time\nsys.stdout.write("one\\r\\ntwo\\r\\nthree\\r\\nfour  wrapped-line\\x1b[99;99H${sequence}\\x1b[2;1Hdone")\nsys.stdout.flush()\ntime.sleep(30)\n`;

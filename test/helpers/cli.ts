@@ -117,13 +117,10 @@ export function tempDir(prefix = 'tapedeck-test-'): { dir: string; cleanup: () =
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/**
- * Call at the top of a test file: `const temp = useTempDirs();` then
- * `const dir = temp();` in a test gives a fresh folder removed after the test.
- */
-export function useTempDirs(): () => string {
+/** Fresh folders, each removed by `hook` (afterEach or afterAll). */
+function tempDirsRemovedBy(hook: typeof afterEach): () => string {
   const made: Array<() => void> = [];
-  afterEach(() => {
+  hook(() => {
     while (made.length) made.pop()!();
   });
   return () => {
@@ -134,19 +131,19 @@ export function useTempDirs(): () => string {
 }
 
 /**
+ * Call at the top of a test file: `const temp = useTempDirs();` then
+ * `const dir = temp();` in a test gives a fresh folder removed after the test.
+ */
+export function useTempDirs(): () => string {
+  return tempDirsRemovedBy(afterEach);
+}
+
+/**
  * As useTempDirs, for files whose tests run concurrently (describe.concurrent): the folders are
  * removed when the whole file is done, since one test's afterEach would remove another's.
  */
 export function useFileTempDirs(): () => string {
-  const made: Array<() => void> = [];
-  afterAll(() => {
-    while (made.length) made.pop()!();
-  });
-  return () => {
-    const t = tempDir();
-    made.push(t.cleanup);
-    return t.dir;
-  };
+  return tempDirsRemovedBy(afterAll);
 }
 
 /**

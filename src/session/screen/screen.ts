@@ -14,6 +14,7 @@ import { fixEraseAbove } from './erase-above.js';
 import { boundCounts } from './count-bounds.js';
 import { capCellClusters } from './cluster-cap.js';
 import { fixAltBufferLength } from './alt-buffer-length.js';
+import { resizeWhole } from './resize-repair.js';
 import { codepointParser, type CodepointParser } from './codepoint-parse.js';
 import { textOf } from '../../core/text/codepoints.js';
 
@@ -156,7 +157,7 @@ export class Screen {
   }
 
   resize(rows: number, cols: number): void {
-    this.xterm.resize(cols, rows);
+    resizeWhole(this.xterm, rows, cols);
   }
 
   get modes(): InputModes {

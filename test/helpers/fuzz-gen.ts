@@ -83,7 +83,7 @@ export function castTape(r: Rng): Buffer {
     const stamp = r() < 0.97 ? (t += r() * 0.5) : pick<unknown>(r, [-1, 1e308, 'soon', null, 1e9 + 1]);
     const code = r() < 0.97 ? pick(r, ['o', 'o', 'o', 'o', 'i', 'm', 'm', 'r', 'x']) : pick<unknown>(r, ['tapedeck.bytes', 'z', '', 7]);
     const data =
-      code === 'r' ? (r() < 0.8 ? `${int(r, 1, 300)}x${int(r, 1, 100)}` : pick<unknown>(r, ['10000x10000', '1000x1000', '0x5', 'wide']))
+      code === 'r' ? (r() < 0.6 ? `${int(r, 1, 300)}x${int(r, 1, 100)}` : r() < 0.5 ? `${int(r, 1, 4)}x${int(r, 1, 6)}` : pick<unknown>(r, ['10000x10000', '1000x1000', '0x5', 'wide']))
       : code === 'x' ? pick<unknown>(r, ['0', '1', '0', 3, 'boom'])
       : code === 'tapedeck.bytes' ? pick(r, ['G0lN', '!!', ''])
       : output(r);
@@ -99,6 +99,8 @@ function output(r: Rng): string {
   // Counts xterm.js repeats unit by unit (SU, SD, IL, DL, CHT, CBT), and ED 1 / DECSED 1 in the bottom-right cell.
   if (r() < 0.05) return `\x1b[${pick(r, ['2147483647', '9999999', '65535'])}${pick(r, ['S', 'T', 'L', 'M', 'I', 'Z'])}`;
   if (r() < 0.03) return `\x1b[99;99H${pick(r, ['\x1b[1J', '\x1b[?1J'])}`;
+  // Tiny screens (the resizes above) with wide characters and the alternate screen: where xterm.js's reflow broke.
+  if (r() < 0.05) return pick(r, ['\x1b[?1049h', '\x1b[?1049l', '中文😀xx\r\n', '\x1bE\x1b[?6l', 'é\u0301\n']);
   return nastyString(r) + pick(r, ['hello\r\n', '\x1b[1;31mred\x1b[0m', '$ ', '']);
 }
 

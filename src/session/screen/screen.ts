@@ -98,7 +98,7 @@ export class Screen {
     answerQueries(this.xterm);
     fixEraseAbove(this.xterm);
     boundCounts(this.xterm);
-    capCellClusters(this.xterm);
+    capCellClusters(this.xterm); // after groundLane: its wrapper around the parser must be the outer one
     fixAltBufferLength(this.xterm);
     this.mouseEncoding = new MouseEncodingTracker(this.xterm);
   }

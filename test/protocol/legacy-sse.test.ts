@@ -76,10 +76,11 @@ describe('MCP legacy HTTP+SSE', () => {
   });
 
   test('a cancelled call whose recorded output was a server request on a timer: the cancel goes at its recorded place when that request comes a request earlier (as under load)', async () => {
-    // Recorded: roots/list 20 ms after initialized, while `slow` ran (cancelled at 100 ms): on the stream inside slow's pair.
+    // Recorded: roots/list asked while `slow` ran (cancelled at 100 ms), as a timer firing then would: on the stream inside
+    // slow's pair. (Asked on a 20 ms timer, a loaded machine sometimes sent slow later and the tape had it elsewhere.)
     const server = (rootsAfter: string) => ['env', 'PORT={{port}}', `ROOTS_AFTER_MS=${rootsAfter}`, 'node', join(FIX, 'rpc-server.mjs'), '--sse'];
     const tape = join(temp(), 'early.ndjson');
-    const rec = await startTapedeck(['record', '--out', tape, '--transport', 'http', '--', ...server('20')]);
+    const rec = await startTapedeck(['record', '--out', tape, '--transport', 'http', '--', ...server('slow')]);
     const client = await run(['node', join(FIX, 'mini-client.mjs'), '--sse', `${rec.address}/sse`]);
     expect(client.code, client.stderr).toBe(0);
     expect(client.stdout).toContain('file:///workspace');

@@ -20,6 +20,8 @@ const WIDTH_SHIFT = 22;
 const HAS_EXTENDED = 0x10000000;
 /** UnicodeService.createPropertyValue(0, 1, false): width 1, not joining. */
 const WIDTH_ONE = 1 << 1;
+/** Code points from here on are printable (xterm.js's NON_ASCII_PRINTABLE); below it, after ASCII, DEL and C1. */
+const NON_ASCII = 0xa0;
 
 interface Line {
   _data: Uint32Array;
@@ -66,6 +68,63 @@ function hasShape(handler: Partial<Handler> | undefined): handler is Handler {
 const handlerOf = (term: XTerm) => (term as unknown as { _core?: { _inputHandler?: Partial<Handler> } })._core?._inputHandler;
 /** The print each patched handler had before (for removeFastPrint). */
 const printBefore = new WeakMap<object, Print>();
+/** Per patched handler: whether the fast print is on (runPrinter reads it once per run, removeFastPrint clears it). */
+const switches = new WeakMap<object, { on: boolean }>();
+
+/** Whether the cells may be written directly: no charset, screen reader, insert mode, extended attributes or link. */
+function plainAllowed(h: Handler): boolean {
+  return !h._charsetService.charset && !h._optionsService.rawOptions.screenReaderMode && !h._coreService.modes.insertMode && !(h._curAttrData.bg & HAS_EXTENDED) && !h._getCurrentLinkId();
+}
+
+/**
+ * Writes data[start..end) into the cursor's line while each code point is one plain cell that fits before
+ * the right edge, and returns where it stopped (`start` when it wrote nothing). A control character, DEL
+ * or C1 stops it too (the ground lane hands it whole writes). What xterm.js's print does at the start of a
+ * run and to the cursor is done here; the end of the run is the caller's (endOfRun).
+ */
+function writePlain(h: Handler, data: Uint32Array, start: number, end: number): number {
+  const attrs = h._curAttrData;
+  const buffer = h._activeBuffer;
+  const x = buffer.x;
+  const line = buffer.lines.get(buffer.ybase + buffer.y)!;
+  const cells = line._data;
+  const { fg, bg } = attrs;
+  const unicode = h._unicodeService;
+  let preceding = h._parser.precedingJoinState;
+  // The characters that fit before the right edge, while each is one plain cell; nothing else is touched until one is written.
+  const stop = Math.min(end, start + h._bufferService.cols - x);
+  let pos = start;
+  let at = x * CELL_SIZE;
+  while (pos < stop) {
+    const code = data[pos];
+    if (code - 0x20 >>> 0 < 0x5f) preceding = WIDTH_ONE; // printable ASCII
+    else if (code < NON_ASCII) break; // a control, DEL or C1: not printed
+    else {
+      const info = unicode.charProperties(code, preceding);
+      if ((info & 7) !== WIDTH_ONE) break;
+      preceding = info;
+    }
+    cells[at] = code | (1 << WIDTH_SHIFT);
+    cells[at + 1] = fg;
+    cells[at + 2] = bg;
+    at += CELL_SIZE;
+    pos++;
+  }
+  if (pos === start) return start; // a wide or joining character first, or the cursor at the right edge
+  h._dirtyRowTracker.markDirty(buffer.y); // the row only: the fast path never leaves it
+  // As xterm.js: writing over the right half of a wide character blanks its left half.
+  if (x && line.getWidth(x - 1) === 2) line.setCellFromCodepoint(x - 1, 0, 1, attrs);
+  buffer.x = x + (pos - start);
+  h._parser.precedingJoinState = preceding;
+  return pos;
+}
+
+/** As xterm.js at the end of a run: one that ended on the left half of a wide character's old cells blanks the right half. */
+function endOfRun(h: Handler): void {
+  const buffer = h._activeBuffer;
+  const line = buffer.lines.get(buffer.ybase + buffer.y)!;
+  if (buffer.x < h._bufferService.cols && line.getWidth(buffer.x) === 0 && !line.hasContent(buffer.x)) line.setCellFromCodepoint(buffer.x, 0, 1, h._curAttrData);
+}
 
 /** Installs the fast path in front of the terminal's print (which may itself be wrapped); left alone if xterm.js's shape is not the expected one. */
 export function fastPrint(term: XTerm): void {
@@ -75,60 +134,35 @@ export function fastPrint(term: XTerm): void {
   if (handler._unicodeService.charProperties(0x41, 0) !== WIDTH_ONE) return;
   const print = handler.print;
   printBefore.set(handler, print);
+  switches.set(handler, { on: true });
   handler.print = function (data: Uint32Array, start: number, end: number): void {
-    const attrs = this._curAttrData;
-    if (
-      start >= end ||
-      this._charsetService.charset ||
-      this._optionsService.rawOptions.screenReaderMode ||
-      this._coreService.modes.insertMode ||
-      attrs.bg & HAS_EXTENDED ||
-      this._getCurrentLinkId()
-    ) {
-      print.call(this, data, start, end);
-      return;
-    }
-    const buffer = this._activeBuffer;
-    const x = buffer.x;
-    const line = buffer.lines.get(buffer.ybase + buffer.y)!;
-    const cells = line._data;
-    const { fg, bg } = attrs;
-    const unicode = this._unicodeService;
-    let preceding = this._parser.precedingJoinState;
-    // The characters that fit before the right edge, while each is one plain cell; nothing else is touched until one is written.
-    const cols = this._bufferService.cols;
-    const stop = Math.min(end, start + cols - x);
-    let pos = start;
-    let at = x * CELL_SIZE;
-    while (pos < stop) {
-      const code = data[pos];
-      if (code - 0x20 >>> 0 < 0x5f) preceding = WIDTH_ONE; // printable ASCII
-      else {
-        const info = unicode.charProperties(code, preceding);
-        if ((info & 7) !== WIDTH_ONE) break;
-        preceding = info;
-      }
-      cells[at] = code | (1 << WIDTH_SHIFT);
-      cells[at + 1] = fg;
-      cells[at + 2] = bg;
-      at += CELL_SIZE;
-      pos++;
-    }
-    if (pos === start) {
-      print.call(this, data, start, end); // a wide or joining character first, or the cursor at the right edge
-      return;
-    }
-    this._dirtyRowTracker.markDirty(buffer.y); // the row only: the fast path never leaves it
-    // As xterm.js: writing over the right half of a wide character blanks its left half.
-    if (x && line.getWidth(x - 1) === 2) line.setCellFromCodepoint(x - 1, 0, 1, attrs);
-    buffer.x = x + (pos - start);
-    this._parser.precedingJoinState = preceding;
-    if (pos < end) {
-      print.call(this, data, pos, end); // the wrap, or a character that is not one plain cell
-      return;
-    }
-    // As xterm.js: the run ended on the left half of a wide character's old cells: the right half is blanked.
-    if (buffer.x < cols && line.getWidth(buffer.x) === 0 && !line.hasContent(buffer.x)) line.setCellFromCodepoint(buffer.x, 0, 1, attrs);
+    const pos = start < end && plainAllowed(this) ? writePlain(this, data, start, end) : start;
+    if (pos < end || pos === start) print.call(this, data, pos, end); // the wrap, or a character that is not one plain cell
+    else endOfRun(this);
+  };
+}
+
+const isPrintable = (c: number) => (c >= 0x20 && c < 0x7f) || c >= NON_ASCII;
+
+/**
+ * For the ground lane, which has a whole write: prints the run of printable code points that starts at
+ * `start` (data[start] is printable) and returns where it ends. Plain cells are written as the run is
+ * read, so the run is not scanned twice; the rest goes through the terminal's print. Undefined when the
+ * fast print is not installed; after removeFastPrint it only finds the run and hands it to the print.
+ */
+export type RunPrinter = (data: Uint32Array, start: number, length: number) => number;
+export function runPrinter(term: XTerm): RunPrinter | undefined {
+  const handler = handlerOf(term);
+  const fast = handler && switches.get(handler);
+  if (!fast) return undefined;
+  const h = handler as Handler;
+  return (data, start, length) => {
+    const pos = fast.on && plainAllowed(h) ? writePlain(h, data, start, length) : start;
+    let end = pos;
+    while (end < length && isPrintable(data[end])) end++;
+    if (pos < end) h.print(data, pos, end); // the rest of the run: the fast print again, then xterm.js's
+    else endOfRun(h);
+    return end;
   };
 }
 
@@ -139,5 +173,6 @@ export function removeFastPrint(term: XTerm): boolean {
   if (!handler || !print) return false;
   handler.print = print;
   printBefore.delete(handler);
+  switches.get(handler)!.on = false;
   return true;
 }

@@ -1,4 +1,5 @@
 import type { Terminal as XTerm } from '@xterm/headless';
+import { runPrinter } from './fast-print.js';
 
 /**
  * Most of what programs write, between sequences, is text, C0 controls (CR,
@@ -96,6 +97,8 @@ export function groundLane(term: XTerm): void {
   laned.add(parser);
   const stack = parser._parseStack;
   const params = parser._params;
+  // The fast print's run printer, when it is installed (Screen installs it first).
+  const printRun = runPrinter(term);
   /** xterm.js's parser on data[from, to), in the state it is in: its resume path starts it at `from`. */
   const parseRange = (data: Uint32Array, from: number, to: number) => {
     stack.state = RESUME;
@@ -111,6 +114,10 @@ export function groundLane(term: XTerm): void {
       let code = data[i];
       if (this.currentState === GROUND) {
         if (isPrintable(code)) {
+          if (printRun) {
+            i = printRun(data, i, length); // plain cells written as the run is read
+            continue;
+          }
           let j = i + 1;
           while (j < length && isPrintable(data[j])) j++;
           this._printHandler(data, i, j);

@@ -27,7 +27,7 @@ interface RawBufferLine {
   _combined: Record<number, string>;
   addCodepointToCell(index: number, codePoint: number, width: number): void;
 }
-type Parse = (...args: unknown[]) => unknown;
+type Parse = (this: unknown, data: Uint32Array, length: number, promiseResult?: boolean) => unknown;
 
 const patched = new WeakSet<object>();
 /** How many capped terminals are parsing right now (parsing is synchronous; a paused write resumes through parse again). */
@@ -57,10 +57,10 @@ export function capCellClusters(term: XTerm): void {
   if (typeof proto.addCodepointToCell !== 'function' || !(line._data instanceof Uint32Array) || typeof line._combined !== 'object') return;
   capOnPrototype(proto);
   const parse = parser.parse;
-  parser.parse = function (this: unknown, ...args: unknown[]) {
+  parser.parse = function (this: unknown, data: Uint32Array, length: number, promiseResult?: boolean) {
     parsing++;
     try {
-      return parse.apply(this, args);
+      return parse.call(this, data, length, promiseResult);
     } finally {
       parsing--;
     }

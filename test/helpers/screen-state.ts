@@ -23,7 +23,7 @@ export function stream(rand: () => number, length: number, pieces: readonly stri
   return out;
 }
 
-export type RawLine = { _data: Uint32Array; _combined: Record<number, string>; _extendedAttrs: Record<number, { underlineStyle?: number; underlineColor?: number; urlId?: number } | undefined>; isWrapped: boolean; length: number };
+type RawLine = { _data: Uint32Array; _combined: Record<number, string>; _extendedAttrs: Record<number, { underlineStyle?: number; underlineColor?: number; urlId?: number } | undefined>; isWrapped: boolean; length: number };
 type RawBuffer = { x: number; y: number; ybase: number; lines: { length: number; get(i: number): RawLine } };
 type Core = { _core: { buffers: { normal: RawBuffer; alt: RawBuffer; active: RawBuffer }; _inputHandler: { _parser: { precedingJoinState: number } } } };
 

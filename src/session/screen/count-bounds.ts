@@ -23,7 +23,8 @@ export function boundCounts(term: XTerm): void {
   const parser = (term as unknown as { _core?: { _inputHandler?: { _parser?: Partial<Parser> } } })._core?._inputHandler?._parser;
   if (typeof parser?.registerCsiHandler !== 'function') return;
   const cut = (bound: () => number) => (params: Params) => {
-    if (params.params instanceof Int32Array && params.length > 0 && params.params[0] > bound()) params.params[0] = bound();
+    const most = bound();
+    if (params.params instanceof Int32Array && params.length > 0 && params.params[0] > most) params.params[0] = most;
     return false; // xterm.js's own handler runs next, with the cut count
   };
   for (const final of PER_ROW) parser.registerCsiHandler({ final }, cut(() => term.rows));

@@ -21,7 +21,7 @@ const HAS_EXTENDED = 0x10000000;
 /** UnicodeService.createPropertyValue(0, 1, false): width 1, not joining. */
 const WIDTH_ONE = 1 << 1;
 /** Code points from here on are printable (xterm.js's NON_ASCII_PRINTABLE); below it, after ASCII, DEL and C1. */
-const NON_ASCII = 0xa0;
+export const NON_ASCII = 0xa0;
 
 interface Line {
   _data: Uint32Array;
@@ -66,10 +66,8 @@ function hasShape(handler: Partial<Handler> | undefined): handler is Handler {
 }
 
 const handlerOf = (term: XTerm) => (term as unknown as { _core?: { _inputHandler?: Partial<Handler> } })._core?._inputHandler;
-/** The print each patched handler had before (for removeFastPrint). */
-const printBefore = new WeakMap<object, Print>();
-/** Per patched handler: whether the fast print is on (runPrinter reads it once per run, removeFastPrint clears it). */
-const switches = new WeakMap<object, { on: boolean }>();
+/** Per patched handler: the print it had before, and whether the fast print is on (runPrinter reads it once per run; removeFastPrint puts the print back and turns it off). */
+const patched = new WeakMap<object, { print: Print; on: boolean }>();
 
 /** Whether the cells may be written directly: no charset, screen reader, insert mode, extended attributes or link. */
 function plainAllowed(h: Handler): boolean {
@@ -129,12 +127,11 @@ function endOfRun(h: Handler): void {
 /** Installs the fast path in front of the terminal's print (which may itself be wrapped); left alone if xterm.js's shape is not the expected one. */
 export function fastPrint(term: XTerm): void {
   const handler = handlerOf(term);
-  if (!hasShape(handler) || printBefore.has(handler)) return;
+  if (!hasShape(handler) || patched.has(handler)) return;
   // The ASCII shortcut below assumes the active width provider's packing.
   if (handler._unicodeService.charProperties(0x41, 0) !== WIDTH_ONE) return;
   const print = handler.print;
-  printBefore.set(handler, print);
-  switches.set(handler, { on: true });
+  patched.set(handler, { print, on: true });
   handler.print = function (data: Uint32Array, start: number, end: number): void {
     const pos = start < end && plainAllowed(this) ? writePlain(this, data, start, end) : start;
     if (pos < end || pos === start) print.call(this, data, pos, end); // the wrap, or a character that is not one plain cell
@@ -142,7 +139,8 @@ export function fastPrint(term: XTerm): void {
   };
 }
 
-const isPrintable = (c: number) => (c >= 0x20 && c < 0x7f) || c >= NON_ASCII;
+/** What xterm.js's parser prints in its ground state (ASCII after the controls, then everything from NON_ASCII). */
+export const isPrintable = (c: number) => (c >= 0x20 && c < 0x7f) || c >= NON_ASCII;
 
 /**
  * For the ground lane, which has a whole write: prints the run of printable code points that starts at
@@ -153,7 +151,7 @@ const isPrintable = (c: number) => (c >= 0x20 && c < 0x7f) || c >= NON_ASCII;
 export type RunPrinter = (data: Uint32Array, start: number, length: number) => number;
 export function runPrinter(term: XTerm): RunPrinter | undefined {
   const handler = handlerOf(term);
-  const fast = handler && switches.get(handler);
+  const fast = handler && patched.get(handler);
   if (!fast) return undefined;
   const h = handler as Handler;
   return (data, start, length) => {
@@ -169,10 +167,9 @@ export function runPrinter(term: XTerm): RunPrinter | undefined {
 /** Puts back the print fastPrint replaced: the reference side of the test that holds the two alike. */
 export function removeFastPrint(term: XTerm): boolean {
   const handler = handlerOf(term);
-  const print = handler && printBefore.get(handler);
-  if (!handler || !print) return false;
-  handler.print = print;
-  printBefore.delete(handler);
-  switches.get(handler)!.on = false;
+  const fast = handler && patched.get(handler);
+  if (!handler || !fast?.on) return false;
+  handler.print = fast.print;
+  fast.on = false;
   return true;
 }

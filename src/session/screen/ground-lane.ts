@@ -1,5 +1,5 @@
 import type { Terminal as XTerm } from '@xterm/headless';
-import { runPrinter } from './fast-print.js';
+import { NON_ASCII, isPrintable, runPrinter } from './fast-print.js';
 
 /**
  * Most of what programs write, between sequences, is text, C0 controls (CR,
@@ -28,8 +28,6 @@ const EXECUTE = 3;
 const CSI_DISPATCH = 7;
 const PARAM = 8;
 const CLEAR = 11;
-/** Code points from here on share one column of the table (xterm.js's NON_ASCII_PRINTABLE). */
-const NON_ASCII = 0xa0;
 /** _parseStack.state: "go on after a handler that finished" (chunkPos is the last code point done). */
 const RESUME = 2;
 /** _parseStack.state: a CSI handler returned a promise; the parser resumes it. */
@@ -82,7 +80,6 @@ function hasShape(parser: Partial<Parser> | undefined): parser is Parser {
   );
 }
 
-const isPrintable = (c: number) => (c >= 0x20 && c < 0x7f) || c >= NON_ASCII;
 const isPlainParam = (c: number) => (c >= 0x30 && c <= 0x39) || c === 0x3b;
 
 /** Parsers with the lane installed, and those where it was turned off again (removeGroundLane). */

@@ -71,6 +71,11 @@ export interface NumberedLine {
   terminated: boolean;
 }
 
+/** A numbered line not yet decoded: its bytes (terminator and a leading BOM excluded), valid as long as the line is kept. */
+export interface RawNumberedLine extends Omit<NumberedLine, 'text'> {
+  bytes: Buffer;
+}
+
 /** A UTF-8 byte order mark: editors on Windows start files with one; it is not part of line 1. */
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
@@ -80,6 +85,11 @@ class LineNumberer {
   private offset = 0;
 
   emit(buf: Buffer): NumberedLine {
+    const raw = this.emitRaw(buf);
+    return { line: raw.line, text: raw.bytes.toString('utf8'), byteStart: raw.byteStart, byteEnd: raw.byteEnd, terminated: raw.terminated };
+  }
+
+  emitRaw(buf: Buffer): RawNumberedLine {
     this.line += 1;
     let begin = 0;
     if (this.line === 1 && buf.subarray(0, 3).equals(BOM)) begin = 3;
@@ -89,7 +99,7 @@ class LineNumberer {
     const terminated = end > 0 && buf[end - 1] === 0x0a;
     if (terminated) end -= 1;
     if (end > begin && buf[end - 1] === 0x0d) end -= 1;
-    return { line: this.line, text: buf.toString('utf8', begin, end), byteStart: start + begin, byteEnd: start + end, terminated };
+    return { line: this.line, bytes: buf.subarray(begin, end), byteStart: start + begin, byteEnd: start + end, terminated };
   }
 
   /** The number the line being gathered will get. */
@@ -116,12 +126,12 @@ export class NumberedChunks {
   }
 
   push(chunk: Buffer): NumberedLine[] {
-    const lines = this.splitter.push(chunk).map((buf) => {
-      if (buf.length > this.maxLineBytes + 1) throw this.tooLong(`is ${buf.length} bytes long`);
-      return this.numberer.emit(buf);
-    });
-    if (this.splitter.partialLength > this.maxLineBytes) throw this.tooLong(`is longer than ${this.maxLineBytes} bytes`);
-    return lines;
+    return this.split(chunk).map((buf) => this.numberer.emit(buf));
+  }
+
+  /** As push, the lines left undecoded (a reader that can use the bytes as they are skips decoding). */
+  pushRaw(chunk: Buffer): RawNumberedLine[] {
+    return this.split(chunk).map((buf) => this.numberer.emitRaw(buf));
   }
 
   /** The last line, when the file does not end with a newline. */
@@ -130,8 +140,23 @@ export class NumberedChunks {
     return tail ? this.numberer.emit(tail) : undefined;
   }
 
-  private tooLong(what: string): Error {
-    const line = this.numberer.next;
+  endRaw(): RawNumberedLine | undefined {
+    const tail = this.splitter.flush();
+    return tail ? this.numberer.emitRaw(tail) : undefined;
+  }
+
+  private split(chunk: Buffer): Buffer[] {
+    const lines = this.splitter.push(chunk);
+    // Checked before any is numbered: the line named is the next one's number plus those before it here.
+    lines.forEach((buf, i) => {
+      if (buf.length > this.maxLineBytes + 1) throw this.tooLong(`is ${buf.length} bytes long`, i);
+    });
+    if (this.splitter.partialLength > this.maxLineBytes) throw this.tooLong(`is longer than ${this.maxLineBytes} bytes`, lines.length);
+    return lines;
+  }
+
+  private tooLong(what: string, ahead: number): Error {
+    const line = this.numberer.next + ahead;
     return limitError('maxLineBytes', `line ${line} ${what}`, { file: this.path, line });
   }
 }
@@ -150,6 +175,18 @@ export async function* readNumberedLineBatches(path: string, maxLineBytes = limi
     if (batch.length > 0) yield batch;
   }
   const last = lines.end();
+  if (last) yield [last];
+}
+
+/** The same, undecoded: each line's bytes (they stay valid, every chunk is read into a buffer of its own). */
+export async function* readRawLineBatches(path: string, maxLineBytes = limit('maxLineBytes')): AsyncGenerator<RawNumberedLine[]> {
+  refuseSpecialFile(path);
+  const lines = new NumberedChunks(path, maxLineBytes);
+  for await (const chunk of createReadStream(path)) {
+    const batch = lines.pushRaw(chunk as Buffer);
+    if (batch.length > 0) yield batch;
+  }
+  const last = lines.endRaw();
   if (last) yield [last];
 }
 

@@ -10,7 +10,7 @@ import { castSteps, type CastPosition } from './steps.js';
  * (times, markers) but not sent. Flow control: it stops reading while more
  * than MAX_UNACKED output bytes wait to be parsed, so memory stays flat.
  */
-const MAX_UNACKED = 6 * 1024 * 1024;
+const MAX_UNACKED = 2 * 1024 * 1024;
 /** Output per message (characters, for code points): each message (and its ack) costs the main thread a little. */
 const MESSAGE_BYTES = 32 * 1024;
 const { path, position } = workerData as { path: string; position: CastPosition };
@@ -19,12 +19,9 @@ let sent = 0;
 let acked = 0;
 let wake: (() => void) | undefined;
 let from: number | undefined;
-/** Arrays the player has parsed and handed back: decoded into again, so output makes no garbage. */
-const spare: ArrayBuffer[] = [];
-port.on('message', (msg: { ack?: number; from?: number; spare?: ArrayBuffer[] }) => {
+port.on('message', (msg: { ack?: number; from?: number }) => {
   if (typeof msg.from === 'number') from = msg.from;
   if (typeof msg.ack === 'number') acked += msg.ack;
-  if (msg.spare) spare.push(...msg.spare);
   wake?.();
 });
 
@@ -33,11 +30,7 @@ async function main(): Promise<void> {
     port.postMessage({ kind: 'ready' });
     while (from === undefined) await new Promise<void>((resolve) => (wake = resolve));
     // Output goes as code points: decoding here takes that work off the screen's thread.
-    const spareCodepoints = () => {
-      const buffer = spare.pop();
-      return buffer && new Uint32Array(buffer);
-    };
-    for await (const step of castSteps(path, position, { from, batchBytes: MESSAGE_BYTES, codepoints: true, spareCodepoints })) {
+    for await (const step of castSteps(path, position, { from, batchBytes: MESSAGE_BYTES, codepoints: true })) {
       if (step.kind === 'output' || step.kind === 'codepoints') {
         // Bytes are copied first: Buffer slices may share a pooled ArrayBuffer that must not be transferred.
         const data = step.kind === 'output' ? new Uint8Array(step.bytes) : step.codepoints;

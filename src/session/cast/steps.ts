@@ -1,7 +1,7 @@
-import { eventBytes, parseResize, type CastHeader } from '../../tape/asciicast/events.js';
+import { eventBytes, parseResize, type CastHeader, type CastReading } from '../../tape/asciicast/events.js';
 import { openCast } from '../../tape/asciicast/read.js';
 import { codepointsOf } from '../../core/text/codepoints.js';
-import { mayHoldRepeat } from '../screen/vt-guard.js';
+import { mayHoldRepeatIn } from '../screen/vt-guard.js';
 
 /**
  * Where to stop: after the named marker, after the `markerIndex`-th marker
@@ -43,12 +43,12 @@ export interface CastSplit {
    * which xterm's own decoder takes as it would from the program.
    */
   codepoints?: boolean;
-  /** A spare array to decode into (the player hands emptied ones back), if it has one. */
-  spareCodepoints?: () => Uint32Array | undefined;
 }
 
 /** xterm's per-write cost dominates small events: hand it at least this much at a time. */
 const BATCH_BYTES = 64 * 1024;
+/** Room left in a code point batch for the event that fills it (a typical event is a few KB of output). */
+const EVENT_UNITS = 4 * 1024;
 
 /** Reads a cast (streaming) and turns it into screen steps up to `position`. */
 export async function* castSteps(path: string, position: CastPosition, split: CastSplit = {}): AsyncGenerator<CastStep> {
@@ -57,17 +57,30 @@ export async function* castSteps(path: string, position: CastPosition, split: Ca
   const from = split.from ?? 0;
   const batchBytes = split.batchBytes ?? BATCH_BYTES;
   let batch: Buffer[] = [];
-  let texts: string[] = [];
   let batchSize = 0;
-  let asCodepoints = split.codepoints === true;
+  // Code points are gathered in one array per batch (it goes to the player whole).
+  let codepoints: Uint32Array | undefined;
+  const reading: CastReading = { outputCodepoints: split.codepoints === true };
+  /** Room for `units` more code points in the batch array. */
+  const room = (units: number): Uint32Array => {
+    const needed = batchSize + units;
+    // A batch ends once it holds batchBytes: sized for that and an event more, it is seldom grown.
+    if (!codepoints) codepoints = new Uint32Array(Math.max(needed, batchBytes + EVENT_UNITS));
+    if (codepoints.length < needed) {
+      const bigger = new Uint32Array(needed + EVENT_UNITS);
+      bigger.set(codepoints.subarray(0, batchSize));
+      codepoints = bigger;
+    }
+    return codepoints;
+  };
   function* flush(): Generator<CastStep> {
     if (batchSize === 0) return;
     const size = batchSize;
     batchSize = 0;
-    if (texts.length > 0) {
-      const batch = texts;
-      texts = [];
-      yield { kind: 'codepoints', codepoints: codepointsOf(batch, split.spareCodepoints?.()), repeats: mayHoldRepeat(batch) };
+    if (codepoints) {
+      const batchCodepoints = codepoints.subarray(0, size);
+      codepoints = undefined;
+      yield { kind: 'codepoints', codepoints: batchCodepoints, repeats: mayHoldRepeatIn(batchCodepoints) };
       return;
     }
     const bytes = batch.length === 1 ? batch[0] : Buffer.concat(batch, size);
@@ -78,7 +91,7 @@ export async function* castSteps(path: string, position: CastPosition, split: Ca
   const markers: string[] = [];
   let reachedMarker = false;
   let events = 0;
-  for await (const event of cast.events()) {
+  for await (const event of cast.events(reading)) {
     if (position && 'seconds' in position && event.time > position.seconds) break;
     const until = split.until?.();
     if (until !== undefined && event.line >= until) {
@@ -88,23 +101,24 @@ export async function* castSteps(path: string, position: CastPosition, split: Ca
     }
     if (split.progress) {
       split.progress.lines = event.line;
-      if (event.code === 'o') split.progress.chars += event.data.length;
+      if (event.code === 'o') split.progress.chars += event.codepoints?.length ?? event.data.length;
     }
     events++;
     time = event.time;
     const hit = event.code === 'm' && markerHit(markers, event.data, position);
     if (hit) reachedMarker = true;
-    if (asCodepoints && event.bytes) {
+    if (reading.outputCodepoints && event.bytes) {
       yield* flush();
-      asCodepoints = false;
+      reading.outputCodepoints = false; // from here on bytes, decoded by xterm as the program's would be
     }
     if (event.line < from) {
       if (hit) break;
       continue;
     }
-    if (event.code === 'o' && asCodepoints) {
-      texts.push(event.data);
-      batchSize += event.data.length;
+    if (event.code === 'o' && reading.outputCodepoints) {
+      const decoded = event.codepoints ?? codepointsOf(event.data);
+      room(decoded.length).set(decoded, batchSize);
+      batchSize += decoded.length;
       if (batchSize >= batchBytes) yield* flush();
       continue;
     }

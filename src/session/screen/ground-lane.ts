@@ -1,5 +1,6 @@
 import type { Terminal as XTerm } from '@xterm/headless';
 import { NON_ASCII, isPrintable, runPrinter } from './fast-print.js';
+import { HandlerCache, hasHandlerTables, type CsiHandler, type HandlerTables } from './handler-cache.js';
 
 /**
  * Most of what programs write, between sequences, is text, C0 controls (CR,
@@ -33,14 +34,13 @@ const RESUME = 2;
 /** _parseStack.state: a CSI handler returned a promise; the parser resumes it. */
 const CSI_PAUSED = 3;
 
-type Handler = (params: Params) => boolean | Promise<boolean>;
 interface Params {
   reset(): void;
   addParam(value: number): void;
   addDigit(value: number): void;
 }
 type Parse = (this: Parser, data: Uint32Array, length: number, promiseResult?: boolean) => void | Promise<boolean>;
-interface Parser {
+interface Parser extends HandlerTables {
   parse: Parse;
   currentState: number;
   precedingJoinState: number;
@@ -49,11 +49,9 @@ interface Parser {
   _transitions: { table: Uint8Array };
   _parseStack: { state: number; chunkPos: number };
   _printHandler(data: Uint32Array, start: number, end: number): void;
-  _executeHandlers: Record<number, (() => boolean) | undefined>;
   _executeHandlerFb(code: number): void;
-  _csiHandlers: Record<number, Handler[] | undefined>;
   _csiHandlerFb(ident: number, params: Params): void;
-  _preserveStack(state: number, handlers: Handler[], handlerPos: number, transition: number, chunkPos: number): void;
+  _preserveStack(state: number, handlers: CsiHandler[], handlerPos: number, transition: number, chunkPos: number): void;
 }
 
 const parserOf = (term: XTerm) => (term as unknown as { _core?: { _inputHandler?: { _parser?: Partial<Parser> } } })._core?._inputHandler?._parser;
@@ -65,7 +63,7 @@ const range = (from: number, to: number) => Array.from({ length: to - from + 1 }
 function hasShape(parser: Partial<Parser> | undefined): parser is Parser {
   if (!parser || typeof parser.parse !== 'function' || typeof parser._preserveStack !== 'function') return false;
   if (typeof parser._printHandler !== 'function' || typeof parser._executeHandlerFb !== 'function' || typeof parser._csiHandlerFb !== 'function') return false;
-  if (typeof parser._executeHandlers !== 'object' || typeof parser._csiHandlers !== 'object' || typeof parser._parseStack?.state !== 'number') return false;
+  if (!hasHandlerTables(parser as Partial<HandlerTables>) || typeof parser._parseStack?.state !== 'number') return false;
   if (typeof parser._params?.addDigit !== 'function' || typeof parser.currentState !== 'number' || typeof parser._collect !== 'number') return false;
   const table = parser._transitions?.table;
   if (!(table instanceof Uint8Array)) return false;
@@ -94,6 +92,7 @@ export function groundLane(term: XTerm): void {
   laned.add(parser);
   const stack = parser._parseStack;
   const params = parser._params;
+  const handlers = new HandlerCache(parser);
   // The fast print's run printer, when it is installed (Screen installs it first).
   const printRun = runPrinter(term);
   /** xterm.js's parser on data[from, to), in the state it is in: its resume path starts it at `from`. */
@@ -122,7 +121,7 @@ export function groundLane(term: XTerm): void {
           continue;
         }
         if (code < 0x20 && code !== 0x1b && code !== 0x18 && code !== 0x1a) {
-          const execute = this._executeHandlers[code];
+          const execute = handlers.executeHandler(code);
           if (execute) execute();
           else this._executeHandlerFb(code);
           this.precedingJoinState = 0;
@@ -145,14 +144,14 @@ export function groundLane(term: XTerm): void {
             }
             // The parser's state while its handlers run (it moves to GROUND only after them, so a handler that throws leaves it here).
             this.currentState = j > i + 2 ? CSI_PARAM : CSI_ENTRY;
-            const handlers = this._csiHandlers[code];
-            let h = handlers ? handlers.length - 1 : -1;
+            const csi = handlers.csiHandlers(code);
+            let h = csi ? csi.length - 1 : -1;
             for (; h >= 0; h--) {
-              const result = handlers![h](params);
+              const result = csi![h](params);
               if (result === true) break;
               if (result instanceof Promise) {
                 // Paused as the parser pauses: it resumes the handlers, then the code points after the final byte.
-                this._preserveStack(CSI_PAUSED, handlers!, h, (CSI_DISPATCH << 4) | GROUND, j);
+                this._preserveStack(CSI_PAUSED, csi!, h, (CSI_DISPATCH << 4) | GROUND, j);
                 return result;
               }
             }

@@ -31,6 +31,15 @@ export function mayHoldRepeat(texts: readonly string[]): boolean {
   return false;
 }
 
+/** The same for code points (one batch): a `b` found by the array's own search, then the code point before it. */
+export function mayHoldRepeatIn(codepoints: Uint32Array): boolean {
+  for (let i = codepoints.indexOf(0x62, 1); i !== -1; i = codepoints.indexOf(0x62, i + 1)) {
+    const c = codepoints[i - 1];
+    if (c >= 0x30 && c <= 0x3b) return true;
+  }
+  return false;
+}
+
 export class RepeatGuard {
   private carry = '';
   private carryBytes = false;

@@ -71,6 +71,22 @@ export interface CastEvent {
   bytes?: Buffer;
   /** 1-indexed line in the cast file (v1: 1). */
   line: number;
+  /**
+   * An "o" event's data as code points, decoded straight from the line's bytes
+   * when the reader was asked to (`events({ outputCodepoints: true })`; `data` is
+   * then made only if read). A view of an array the reader reuses: valid until
+   * the next event is asked for.
+   */
+  codepoints?: Uint32Array;
+}
+
+/** How a cast's events are read. */
+export interface CastReading {
+  /**
+   * Decode output lines straight to code points where they allow it (see
+   * CastEvent.codepoints). Read per line: it may be turned off while reading.
+   */
+  outputCodepoints?: boolean;
 }
 
 export interface TerminalSize {

@@ -1,17 +1,18 @@
 import { open, readFile } from 'node:fs/promises';
 import { ioError, TapedeckError } from '../../core/diagnostics/errors.js';
-import { readNumberedLineBatches } from '../../core/text/lines.js';
+import { readRawLineBatches } from '../../core/text/lines.js';
 import { warn } from '../../core/diagnostics/warn.js';
 import { isRegularFile, spoolToFile } from '../../core/files/temp-files.js';
 import { limit, limitError } from '../../core/config/limits.js';
-import { BYTES_EVENT, parseResize, type CastEvent, type CastHeader, type CastTheme, type CastVersion } from './events.js';
+import { BYTES_EVENT, parseResize, type CastEvent, type CastHeader, type CastReading, type CastTheme, type CastVersion } from './events.js';
+import { decodeOutputLine } from './output-line.js';
 import { refuseSpecialFile } from '../../core/files/special-file.js';
 
 export interface OpenedCast {
   path: string;
   header: CastHeader;
   /** Streams the events in order (v2/v3 line by line; v1 from the parsed object). */
-  events(): AsyncGenerator<CastEvent>;
+  events(reading?: CastReading): AsyncGenerator<CastEvent>;
 }
 
 /** The longest tape time tapedeck reads and writes back exactly (about 31 years). */
@@ -140,7 +141,7 @@ export async function openCast(path: string): Promise<OpenedCast> {
   }
   if (isObject(parsed) && (parsed.version === 2 || parsed.version === 3)) {
     const header = parseHeader(path, parsed);
-    return { path, header, events: () => streamEvents(path, header.version as 2 | 3, source) };
+    return { path, header, events: (reading = {}) => streamEvents(path, header.version as 2 | 3, source, reading) };
   }
   // Not a one-line v2/v3 header: the whole file must be a v1 JSON document.
   const text = (await readFile(source, 'utf8').catch((err: unknown) => {
@@ -173,32 +174,41 @@ async function* v1Events(path: string, frames: unknown[]): AsyncGenerator<CastEv
   }
 }
 
-async function* streamEvents(path: string, version: 2 | 3, source = path): AsyncGenerator<CastEvent> {
+async function* streamEvents(path: string, version: 2 | 3, source: string, reading: CastReading): AsyncGenerator<CastEvent> {
   let time = 0;
   // An "o"/"i" event is held back one line: a tapedeck.bytes event may follow with its exact bytes.
   let held: CastEvent | undefined;
   // A chunk's lines at a time: an await per line cost more than parsing it.
-  const batches = readNumberedLineBatches(source)[Symbol.asyncIterator]();
+  const batches = readRawLineBatches(source)[Symbol.asyncIterator]();
   const resizes = new ResizeBudget(path);
+  const decoded = new OutputCodepoints();
   let header = true;
   // Closed however the reader stops (a position reached, an error): else its file stays open.
   try {
     read: for (;;) {
       const next = await batches.next();
       if (next.done) break;
-      for (const { line, text, terminated } of next.value) {
+      for (const { line, bytes, terminated } of next.value) {
         if (header) {
           header = false; // already parsed
           continue;
         }
-        if (text.trim() === '' || (version === 3 && text.startsWith('#'))) continue;
-        const event = terminated ? parseEventLine(path, line, text, version) : lastEvent(path, line, text, version);
-        if (!event) break read;
+        const output = reading.outputCodepoints ? decoded.of(bytes) : undefined;
+        let parsed: ParsedLine | undefined;
+        if (!output) {
+          const text = bytes.toString('utf8');
+          if (text.trim() === '' || (version === 3 && text.startsWith('#'))) continue;
+          parsed = terminated ? parseEventLine(path, line, text, version) : lastEvent(path, line, text, version);
+          if (!parsed) break read;
+        }
+        const stamp = output ? output.time : parsed!.stamp;
         // Round the running sum to the microseconds casts are written in, so it never drifts.
-        time = version === 3 ? Math.round((time + event.stamp) * 1e6) / 1e6 : event.stamp;
+        time = version === 3 ? Math.round((time + stamp) * 1e6) / 1e6 : stamp;
         if (time > MAX_SECONDS) throw malformed(path, line, `the tape is longer than ${MAX_SECONDS} seconds at this event`);
-        if (version === 2 && event.stamp < 0) throw malformed(path, line, `event time must be >= 0, got ${event.stamp}`);
-        const ev: CastEvent = { time, code: event.code, data: event.data, line };
+        if (version === 2 && stamp < 0) throw malformed(path, line, `event time must be >= 0, got ${stamp}`);
+        const ev: CastEvent = output
+          ? new DecodedOutputEvent(time, line, output.codepoints, { path, version, lineBytes: bytes })
+          : { time, code: parsed!.code, data: parsed!.data, line };
         if (ev.code === BYTES_EVENT) {
           if (!held) throw malformed(path, line, `"${BYTES_EVENT}" must directly follow an "o" or "i" event`);
           held.bytes = Buffer.from(ev.data, 'base64');
@@ -217,6 +227,51 @@ async function* streamEvents(path: string, version: 2 | 3, source = path): Async
     if (held) yield held;
   } finally {
     await batches.return?.(undefined);
+  }
+}
+
+type ParsedLine = ReturnType<typeof parseEventLine>;
+
+/**
+ * Output lines decoded to code points, into two arrays taken in turn: the
+ * event held back a line (a tapedeck.bytes event may follow) keeps its array
+ * while the next line is decoded into the other.
+ */
+class OutputCodepoints {
+  private arrays = [new Uint32Array(0), new Uint32Array(0)];
+  private turn = 0;
+
+  of(bytes: Buffer): { time: number; codepoints: Uint32Array } | undefined {
+    if (bytes[0] !== 0x5b && bytes[0] !== 0x20) return undefined; // not an event that starts plainly: the ordinary way
+    let into = this.arrays[this.turn];
+    if (into.length < bytes.length) into = this.arrays[this.turn] = new Uint32Array(Math.max(bytes.length, 2 * into.length));
+    const line = decodeOutputLine(bytes, into, MAX_SECONDS);
+    if (!line) return undefined;
+    this.turn ^= 1;
+    return { time: line.time, codepoints: into.subarray(0, line.length) };
+  }
+}
+
+/**
+ * An output event decoded to code points; its data string is made only if
+ * someone reads it. A class, not an object with a closure: two closures per
+ * event made a 50 MB cast's reader grow its young heap by 35 MB.
+ */
+class DecodedOutputEvent implements CastEvent {
+  readonly code = 'o';
+  bytes?: Buffer;
+  private text?: string;
+
+  constructor(
+    readonly time: number,
+    readonly line: number,
+    readonly codepoints: Uint32Array,
+    private readonly source: { path: string; version: 2 | 3; lineBytes: Buffer },
+  ) {}
+
+  get data(): string {
+    const { path, version, lineBytes } = this.source;
+    return (this.text ??= parseEventLine(path, this.line, lineBytes.toString('utf8'), version).data);
   }
 }
 

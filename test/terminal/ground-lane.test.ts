@@ -126,4 +126,28 @@ describe('ground lane', () => {
     s.dispose();
     t.dispose();
   });
+
+  it('calls the CSI handlers there are at each write: registered, disposed or cleared after the lane has looked them up', () => {
+    const screen = new Screen({ rows: 3, cols: 20 });
+    const parser = (screen.xterm as unknown as { _core: { _inputHandler: { _parser: { clearCsiHandler(id: object): void } } } })._core._inputHandler._parser;
+    const calls: string[] = [];
+    try {
+      screen.writeNow('\x1b[1mA\x1b[2X\x1b[3y'); // the lane has looked up 'm', 'X' and 'y' (no handler)
+      const onX = screen.xterm.parser.registerCsiHandler({ final: 'X' }, (params) => (calls.push(`X${params.join(';')}`), true));
+      const onY = screen.xterm.parser.registerCsiHandler({ final: 'y' }, (params) => (calls.push(`y${params.join(';')}`), true));
+      screen.writeNow('\x1b[3X\x1b[4;5y');
+      expect(calls).toEqual(['X3', 'y4;5']);
+      onX.dispose();
+      screen.writeNow('\x1b[6X'); // xterm.js's own ECH again
+      expect(calls).toEqual(['X3', 'y4;5']);
+      parser.clearCsiHandler({ final: 'y' }); // a new list for 'y' from here on
+      screen.writeNow('\x1b[7y');
+      screen.xterm.parser.registerCsiHandler({ final: 'y' }, () => (calls.push('y again'), true));
+      screen.writeNow('\x1b[8y');
+      expect(calls).toEqual(['X3', 'y4;5', 'y again']);
+      onY.dispose();
+    } finally {
+      screen.dispose();
+    }
+  });
 });

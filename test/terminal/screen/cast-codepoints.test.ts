@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../../helpers/cli.js';
@@ -71,7 +71,11 @@ describe('code points decoded off the screen thread', () => {
   });
 
   /** A cast of about 1.4 MB (numbered lines, colours, wide characters, C1 CSI, a REP cut across events), with its output bytes. */
-  function largeCast(cols: number, exact?: { at: number; events: Buffer[] }): { path: string; bytes: Buffer; lines: number } {
+  /** Python's json.dumps (asciinema 2) escapes every non-ASCII character, astral ones as surrogate pairs, and puts spaces after commas. */
+  const pythonJson = (event: [number, string, string]) =>
+    JSON.stringify(event).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).replace(/^\[([^,]*),"o",/, '[$1, "o", ');
+
+  function largeCast(cols: number, exact?: { at: number; events: Buffer[] }, write: (event: [number, string, string]) => string = JSON.stringify): { path: string; bytes: Buffer; lines: number } {
     const lines: string[] = [];
     const parts: Buffer[] = [];
     let size = 0;
@@ -80,7 +84,7 @@ describe('code points decoded off the screen thread', () => {
       if (i % 500 === 0) out += `\u009b1;${(i % cols) + 1}H\x1b[7m${i}\x1b[27m\r\n`; // C1 CSI, as a code point
       if (i === 3000) out += 'A\x1b[9999'; // a REP past a screenful, cut across two events
       if (i === 3001) out = `99999b\r\n${out}`;
-      lines.push(JSON.stringify([0.001, 'o', out]));
+      lines.push(write([0.001, 'o', out]));
       parts.push(Buffer.from(out, 'utf8'));
       if (exact && i === exact.at) {
         // Events whose bytes are not UTF-8 alone: the text with U+FFFD, then the exact bytes (tapedeck.bytes).
@@ -91,7 +95,7 @@ describe('code points decoded off the screen thread', () => {
       }
       size += Buffer.byteLength(out);
     }
-    const path = join(dir, `large-${exact ? 'exact' : 'text'}.cast`);
+    const path = join(dir, `large-${exact ? 'exact' : 'text'}-${write === JSON.stringify ? 'js' : 'py'}.cast`);
     writeFileSync(path, `${JSON.stringify({ version: 2, width: cols, height: 12 })}\n${lines.join('\n')}\n`);
     expect(statSync(path).size).toBeGreaterThan(1024 * 1024); // large enough for the reader thread
     return { path, bytes: Buffer.concat(parts), lines: lines.length };
@@ -99,13 +103,15 @@ describe('code points decoded off the screen thread', () => {
 
   it.each([
     ['text only', undefined],
+    ['written as Python writes JSON (every non-ASCII character escaped, emoji as surrogate pairs)', undefined, pythonJson],
     // ✓ (e2 9c 93) cut across two events: as bytes it is joined again, as text each half would be U+FFFD.
     ['a character cut across events late in the cast (from there on bytes)', { at: 24_000, events: [Buffer.from([0x41, 0xe2, 0x9c]), Buffer.from([0x93, 0x0d, 0x0a, 0xff, 0x42])] }],
-  ])('a cast over 1 MB plays through the reader thread to the same screen and scrollback as its bytes written whole: %s', async (_name, exact) => {
+  ] as [string, { at: number; events: Buffer[] } | undefined, ((e: [number, string, string]) => string)?][])('a cast over 1 MB plays through the reader thread to the same screen and scrollback as its bytes written whole: %s', async (_name, exact, write) => {
     const { playCast } = await dist('index.js');
     const { Screen } = await dist('session/screen/screen.js');
     type Played = { write(b: Uint8Array): Promise<void>; scrollbackLines(): string[]; snapshot(o: object): unknown; dispose(): void };
-    const cast = largeCast(50, exact);
+    const cast = largeCast(50, exact, write);
+    if (write) expect(readFileSync(cast.path, 'latin1')).toMatch(/^\[0\.001, "o", "\\u001b\[3\dm.*caf\\u00e9 \\u2713 \\ud83d\\ude00/m);
     const scrollback = cast.lines * 3; // every line kept: a lost or doubled byte anywhere shows
     const played = (await (playCast as (p: string, at: undefined, o: object) => Promise<{ screen: Played }>)(cast.path, undefined, { scrollback })).screen;
     const reference = new (Screen as unknown as new (o: object) => Played)({ rows: 12, cols: 50, scrollback });
@@ -118,5 +124,20 @@ describe('code points decoded off the screen thread', () => {
       reference.dispose();
       played.dispose();
     }
+  });
+
+  it('a malformed line deep in a cast over 1 MB is the same error, naming its line, whichever thread reads it', async () => {
+    const { playCast } = await dist('index.js');
+    const { readCast } = await import('../../../src/tape/asciicast/read.js');
+    const good = JSON.stringify([0.001, 'o', `${'x'.repeat(100)}\r\n`]);
+    const lines = Array.from({ length: 15_000 }, () => good);
+    lines[12_000] = '[0.001, "o", "a raw \x01 control character"]'; // JSON.parse refuses it; the byte decoder leaves it to JSON.parse
+    const path = join(dir, 'malformed-large.cast');
+    writeFileSync(path, `${JSON.stringify({ version: 2, width: 40, height: 5 })}\n${lines.join('\n')}\n`);
+    const viaWorker = await (playCast as (p: string) => Promise<unknown>)(path).then(() => undefined, (e: unknown) => e as { code?: string; message: string; location?: unknown });
+    const viaThisThread = await readCast(path).then(() => undefined, (e: unknown) => e as { code?: string; message: string; location?: unknown });
+    expect(viaThisThread).toMatchObject({ code: 'MALFORMED_CAST', location: { file: path, line: 12_002 } });
+    expect(viaThisThread?.message).toMatch(/not valid JSON/);
+    expect({ code: viaWorker?.code, message: viaWorker?.message, location: viaWorker?.location }).toEqual({ code: viaThisThread?.code, message: viaThisThread?.message, location: viaThisThread?.location });
   });
 });

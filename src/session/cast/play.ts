@@ -5,6 +5,7 @@ import { TapedeckError, type ErrorCode } from '../../core/diagnostics/errors.js'
 import type { CastHeader } from '../../tape/asciicast/events.js';
 import { castSteps, type CastPosition, type CastStep } from './steps.js';
 import { loadScreenPackages, Screen } from '../screen/screen.js';
+import { createRing, slotView } from './codepoint-ring.js';
 
 export type { CastPosition } from './steps.js';
 
@@ -34,7 +35,9 @@ function fileSize(path: string): number {
 
 
 type ErrorStep = { kind: 'error'; error: { code?: ErrorCode; message: string; location?: { file: string; line?: number }; details?: Record<string, unknown> } };
-type WorkerItem = CastStep | ErrorStep | { kind: 'closed' } | { kind: 'ready' };
+/** A batch of code points in a slot of the shared ring (codepoint-ring.ts). */
+type RingStep = { kind: 'ring'; slot: number; length: number; repeats: boolean };
+type WorkerItem = CastStep | RingStep | ErrorStep | { kind: 'closed' } | { kind: 'ready' };
 
 /**
  * The compiled worker; absent when running from TypeScript sources (tests),
@@ -49,6 +52,8 @@ const WORKER_URL = new URL('./steps-worker.js', import.meta.url);
  */
 const HANDOFF_AHEAD_CHARS = 256 * 1024;
 const ACK_BYTES = 512 * 1024;
+/** Ring slots parsed before they are acked: the worker may fill the other RING_SLOTS - ACK_SLOTS meanwhile. */
+const ACK_SLOTS = 4;
 
 /**
  * Steps of a large cast. A worker thread reads and parses it (JSON parsing
@@ -66,7 +71,8 @@ interface Reader {
 
 function workerSteps(path: string, position: CastPosition): Reader {
   // Started now, not at the first step: it boots while the caller loads xterm.
-  const worker = new Worker(WORKER_URL, { workerData: { path, position } });
+  const ring = createRing();
+  const worker = new Worker(WORKER_URL, { workerData: { path, position, ring } });
   const queue: WorkerItem[] = [];
   let wake: (() => void) | undefined;
   let ready = false;
@@ -78,11 +84,12 @@ function workerSteps(path: string, position: CastPosition): Reader {
   worker.on('message', push);
   worker.on('error', (err) => push({ kind: 'error', error: { message: err.message } }));
   worker.on('exit', () => push({ kind: 'closed' }));
-  return { steps: stepsVia(worker, queue, () => ready, (w) => (wake = w), path, position), stop: () => worker.terminate() };
+  return { steps: stepsVia(worker, ring, queue, () => ready, (w) => (wake = w), path, position), stop: () => worker.terminate() };
 }
 
 async function* stepsVia(
   worker: Worker,
+  ring: SharedArrayBuffer,
   queue: WorkerItem[],
   isReady: () => boolean,
   onWake: (wake: () => void) => void,
@@ -108,6 +115,7 @@ async function* stepsVia(
       if (step.kind === 'end') return; // the end came before any hand-over: the worker is not needed
     }
     let unacked = 0;
+    let slotsParsed = 0;
     for (;;) {
       while (queue.length === 0) await new Promise<void>((resolve) => onWake(resolve));
       const item = queue.shift()!;
@@ -118,15 +126,20 @@ async function* stepsVia(
         throw new Error(e.message);
       }
       if (item.kind === 'header') continue; // this thread gave it already
-      const parsed = yield item as CastStep;
-      if (parsed) unacked += parsed;
-      // Acked every ACK_BYTES (the worker's window is MAX_UNACKED, 2 MB): a message per batch cost the main thread.
-      // The arrays are not handed back for reuse: sending one detaches it here, and V8 then drops every optimized
-      // function of this thread that reads typed arrays and recompiles it with detach checks (a 50 MB cast: 0.80x
-      // raw xterm.js with arrays handed back, 0.73x without).
-      if (unacked >= ACK_BYTES || (unacked > 0 && item.kind !== 'output' && item.kind !== 'codepoints')) {
-        worker.postMessage({ ack: unacked });
+      if (item.kind === 'ring') {
+        // Parsed before the generator goes on, so the slot is free once this yield returns.
+        yield { kind: 'codepoints', codepoints: slotView(ring, item.slot).subarray(0, item.length), repeats: item.repeats };
+        slotsParsed++;
+      } else {
+        const parsed = yield item as CastStep;
+        if (parsed) unacked += parsed;
+      }
+      // Acked every ACK_SLOTS slots or ACK_BYTES of other output, and before any other step: a message per batch cost the main thread.
+      const other = item.kind !== 'ring' && item.kind !== 'output' && item.kind !== 'codepoints';
+      if (slotsParsed >= ACK_SLOTS || unacked >= ACK_BYTES || (other && (slotsParsed > 0 || unacked > 0))) {
+        worker.postMessage({ ack: unacked, slots: slotsParsed });
         unacked = 0;
+        slotsParsed = 0;
       }
     }
   } finally {

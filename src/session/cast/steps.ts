@@ -43,6 +43,8 @@ export interface CastSplit {
    * which xterm's own decoder takes as it would from the program.
    */
   codepoints?: boolean;
+  /** The array a batch of code points starts in (the worker's free ring slot); one an event outgrows is left for an array of its own. */
+  batchArray?: () => Uint32Array;
 }
 
 /** xterm's per-write cost dominates small events: hand it at least this much at a time. */
@@ -58,14 +60,17 @@ export async function* castSteps(path: string, position: CastPosition, split: Ca
   const batchBytes = split.batchBytes ?? BATCH_BYTES;
   let batch: Buffer[] = [];
   let batchSize = 0;
-  // Code points are gathered in one array per batch (it goes to the player whole).
+  // Code points are gathered in one array per batch (the given one, or one of the batch's own).
   let codepoints: Uint32Array | undefined;
   const reading: CastReading = { outputCodepoints: split.codepoints === true };
   /** Room for `units` more code points in the batch array. */
   const room = (units: number): Uint32Array => {
     const needed = batchSize + units;
     // A batch ends once it holds batchBytes: sized for that and an event more, it is seldom grown.
-    if (!codepoints) codepoints = new Uint32Array(Math.max(needed, batchBytes + EVENT_UNITS));
+    if (!codepoints) {
+      const given = split.batchArray?.();
+      codepoints = given && given.length >= needed ? given : new Uint32Array(Math.max(needed, batchBytes + EVENT_UNITS));
+    }
     if (codepoints.length < needed) {
       const bigger = new Uint32Array(needed + EVENT_UNITS);
       bigger.set(codepoints.subarray(0, batchSize));

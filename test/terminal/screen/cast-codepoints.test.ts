@@ -126,6 +126,30 @@ describe('code points decoded off the screen thread', () => {
     }
   });
 
+  it('a cast whose events outgrow a slot of the reader ring (events of 176,000 characters among small ones) plays to the bytes\' screen', async () => {
+    const { playCast } = await dist('index.js');
+    const { Screen } = await dist('session/screen/screen.js');
+    type Played = { write(b: Uint8Array): Promise<void>; scrollbackLines(): string[]; dispose(): void };
+    const outs: string[] = [];
+    for (let i = 0; i < 24_000; i++) outs.push(`${String(i).padStart(5, '0')} ✓ ${'x'.repeat(i % 90)}\r\n`);
+    // ~176,000 code points in one event, every 2,000 lines: however far this thread reads before the worker takes over, the worker meets some.
+    for (let at = 2_000; at < outs.length; at += 2_000) outs[at] = Array.from({ length: 4_000 }, (_, k) => `big ${at} ${String(k).padStart(4, '0')} 😀 ${'y'.repeat(30)}\r\n`).join('');
+    const path = join(dir, 'giant-event.cast');
+    writeFileSync(path, `${JSON.stringify({ version: 2, width: 60, height: 8 })}\n${outs.map((o) => JSON.stringify([0.001, 'o', o])).join('\n')}\n`);
+    expect(statSync(path).size).toBeGreaterThan(1024 * 1024);
+    const scrollback = 80_000;
+    const played = (await (playCast as (p: string, at: undefined, o: object) => Promise<{ screen: Played }>)(path, undefined, { scrollback })).screen;
+    const reference = new (Screen as unknown as new (o: object) => Played)({ rows: 8, cols: 60, scrollback });
+    try {
+      await reference.write(Buffer.from(outs.join(''), 'utf8'));
+      expect(played.scrollbackLines().some((l) => l.startsWith('big 22000 3999 😀'))).toBe(true);
+      expect(played.scrollbackLines()).toEqual(reference.scrollbackLines());
+    } finally {
+      reference.dispose();
+      played.dispose();
+    }
+  });
+
   it('a malformed line deep in a cast over 1 MB is the same error, naming its line, whichever thread reads it', async () => {
     const { playCast } = await dist('index.js');
     const { readCast } = await import('../../../src/tape/asciicast/read.js');

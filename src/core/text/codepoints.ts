@@ -1,32 +1,26 @@
 /**
- * Text as Unicode code points, the form xterm's parser reads. A cast's output
- * is decoded on its reader thread (one pass over each event's string) so the
- * screen's thread does not decode UTF-8 again: what `Buffer.from(text, 'utf8')`
- * fed to xterm would give, lone surrogates included (both become U+FFFD).
+ * Text as Unicode code points, the form xterm's parser reads: what
+ * `Buffer.from(text, 'utf8')` fed to xterm would give, lone surrogates
+ * included (both become U+FFFD). A cast's output that codepointsOfJsonString
+ * leaves alone is decoded this way, one event's string at a time.
  */
-export function codepointsOf(text: string | readonly string[], into?: Uint32Array): Uint32Array {
-  const texts = typeof text === 'string' ? [text] : text;
-  let length = 0;
-  for (const t of texts) length += t.length;
-  const out = into && into.length >= length ? into : new Uint32Array(length);
+export function codepointsOf(text: string): Uint32Array {
+  const out = new Uint32Array(text.length);
   let n = 0;
-  // Text by text, not joined first: the worker decodes a batch of events at once.
-  for (const t of texts) {
-    for (let i = 0; i < t.length; i++) {
-      let c = t.charCodeAt(i);
-      if (c >= 0xd800 && c <= 0xdfff) {
-        const next = c <= 0xdbff && i + 1 < t.length ? t.charCodeAt(i + 1) : 0;
-        if (next >= 0xdc00 && next <= 0xdfff) {
-          c = 0x10000 + ((c - 0xd800) << 10) + (next - 0xdc00);
-          i++;
-        } else {
-          c = 0xfffd; // a pair is never cut between two texts: each is a whole JSON string
-        }
+  for (let i = 0; i < text.length; i++) {
+    let c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdfff) {
+      const next = c <= 0xdbff && i + 1 < text.length ? text.charCodeAt(i + 1) : 0;
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        c = 0x10000 + ((c - 0xd800) << 10) + (next - 0xdc00);
+        i++;
+      } else {
+        c = 0xfffd;
       }
-      out[n++] = c;
     }
+    out[n++] = c;
   }
-  return n === out.length ? out : out.subarray(0, n); // a view of `into` when it was given and long enough
+  return n === out.length ? out : out.subarray(0, n);
 }
 
 /** Code points back to text (in slices: String.fromCodePoint takes its arguments on the stack). */

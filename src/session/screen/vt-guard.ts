@@ -14,24 +14,12 @@ const REP_TEXT = /(\x1b\[|\u009b)([0-9;:]*)b/g;
 const TAIL_TEXT = /(?:\x1b|\x1b\[[0-9;:]*|\u009b[0-9;:]*)$/;
 const LONGEST_TAIL = 64;
 /**
- * Whether texts written one after another may hold a REP with a count (a `b`
- * right after a parameter byte, across the texts' joins too): a cast's reader
- * thread asks, so the screen's thread need not scan. A `b` after a digit in
- * plain text only makes the screen look (a false yes costs a scan, never a miss).
+ * Whether a batch of code points may hold a REP with a count (a `b` right
+ * after a parameter byte): a cast's reader thread asks, so the screen's thread
+ * need not scan. A `b` after a digit in plain text only makes the screen look
+ * (a false yes costs a scan, never a miss); a sequence begun in the batch
+ * before is the guard's carry. The array's own search finds each `b`.
  */
-export function mayHoldRepeat(texts: readonly string[]): boolean {
-  let before = 0;
-  for (const text of texts) {
-    for (let i = text.indexOf('b'); i !== -1; i = text.indexOf('b', i + 1)) {
-      const c = i > 0 ? text.charCodeAt(i - 1) : before;
-      if (c >= 0x30 && c <= 0x3b) return true; // 0-9 : ;
-    }
-    if (text.length > 0) before = text.charCodeAt(text.length - 1);
-  }
-  return false;
-}
-
-/** The same for code points (one batch): a `b` found by the array's own search, then the code point before it. */
 export function mayHoldRepeatIn(codepoints: Uint32Array): boolean {
   for (let i = codepoints.indexOf(0x62, 1); i !== -1; i = codepoints.indexOf(0x62, i + 1)) {
     const c = codepoints[i - 1];
@@ -88,7 +76,7 @@ export class RepeatGuard {
 
   /**
    * As filterBytes, over code points (a cast's output decoded on its reader
-   * thread). `repeats: false` says the data holds no REP (mayHoldRepeat): then
+   * thread). `repeats: false` says the data holds no REP (mayHoldRepeatIn): then
    * only a sequence begun in the previous write is looked at.
    */
   filterCodepoints(data: Uint32Array, repeats = true): Uint32Array {

@@ -2,6 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { codepointsOf } from '../../src/core/text/codepoints.js';
 import { decodeOutputLine } from '../../src/tape/asciicast/output-line.js';
 import { rng } from '../helpers/fuzz-gen.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openCast } from '../../src/tape/asciicast/read.js';
 
 // An output line decoded straight from its bytes must be exactly what the ordinary way gives
 // (JSON.parse of the UTF-8 text, then code points), or be left to it: never a third answer.
@@ -75,5 +79,41 @@ describe('output lines decoded from their bytes', () => {
     }
     // And the escapes that are whole: a surrogate pair, every short escape.
     expect(fast(Buffer.from('[0, "o", "\\ud83d\\ude00\\"\\\\\\/\\b\\f\\n\\r\\t"]'))?.codepoints).toEqual([0x1f600, 0x22, 0x5c, 0x2f, 8, 12, 10, 13, 9]);
+  });
+
+  it('read from a cast, are the events the ordinary reader gives: times, data when asked, exact bytes, markers and resizes between', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tapedeck-output-line-'));
+    try {
+      const path = join(dir, 'mixed.cast');
+      const lines = [
+        JSON.stringify({ version: 3, term: { cols: 20, rows: 4 } }),
+        '[0.5, "o", "caf\\u00e9 \\ud83d\\ude00\\r\\n"]',
+        '# a comment',
+        JSON.stringify([0.25, 'o', 'two\r\n']),
+        JSON.stringify([0, 'o', 'A\ufffd']),
+        JSON.stringify([0, 'tapedeck.bytes', Buffer.from([0x41, 0xff]).toString('base64')]),
+        JSON.stringify([0.1, 'm', 'mark']),
+        JSON.stringify([0.1, 'r', '30x5']),
+        '[0.125,"o","\\u001b[31mred\\u001b[0m"]',
+        '',
+        JSON.stringify([1, 'o', 'last']),
+      ];
+      writeFileSync(path, `${lines.join('\n')}\n`);
+      const plain = [];
+      for await (const e of (await openCast(path)).events()) plain.push({ ...e });
+      const decoded = [];
+      for await (const e of (await openCast(path)).events({ outputCodepoints: true })) {
+        // The code points are read as each event comes (the array is reused after the next).
+        decoded.push({ time: e.time, code: e.code, line: e.line, bytes: e.bytes, codepoints: e.codepoints && [...e.codepoints], data: e.data });
+      }
+      expect(decoded.map((e) => ({ time: e.time, code: e.code, line: e.line, data: e.data, bytes: e.bytes }))).toEqual(plain.map((e) => ({ time: e.time, code: e.code, line: e.line, data: e.data, bytes: e.bytes })));
+      // Every output line but the one with exact bytes' text (plain JSON, decoded too) came decoded, and as its data reads.
+      const outputs = decoded.filter((e) => e.code === 'o');
+      expect(outputs.filter((e) => e.codepoints).length).toBe(5);
+      for (const e of outputs.filter((o) => o.codepoints)) expect(e.codepoints).toEqual([...codepointsOf(e.data)]);
+      expect(outputs.find((e) => e.bytes)?.bytes).toEqual(Buffer.from([0x41, 0xff]));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

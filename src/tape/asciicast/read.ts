@@ -5,7 +5,7 @@ import { warn } from '../../core/diagnostics/warn.js';
 import { isRegularFile, spoolToFile } from '../../core/files/temp-files.js';
 import { limit, limitError } from '../../core/config/limits.js';
 import { BYTES_EVENT, parseResize, type CastEvent, type CastHeader, type CastReading, type CastTheme, type CastVersion } from './events.js';
-import { decodeOutputLine } from './output-line.js';
+import { DecodedOutputEvent, OutputLineDecoder } from './output-line.js';
 import { refuseSpecialFile } from '../../core/files/special-file.js';
 
 export interface OpenedCast {
@@ -181,7 +181,9 @@ async function* streamEvents(path: string, version: 2 | 3, source: string, readi
   // A chunk's lines at a time: an await per line cost more than parsing it.
   const batches = readRawLineBatches(source)[Symbol.asyncIterator]();
   const resizes = new ResizeBudget(path);
-  const decoded = new OutputCodepoints();
+  const decoded = new OutputLineDecoder(MAX_SECONDS);
+  // What a decoded output event's data is, should anything read it (one function for the stream, not one per event).
+  const dataOf = (line: number, bytes: Buffer) => parseEventLine(path, line, bytes.toString('utf8'), version).data;
   let header = true;
   // Closed however the reader stops (a position reached, an error): else its file stays open.
   try {
@@ -207,7 +209,7 @@ async function* streamEvents(path: string, version: 2 | 3, source: string, readi
         if (time > MAX_SECONDS) throw malformed(path, line, `the tape is longer than ${MAX_SECONDS} seconds at this event`);
         if (version === 2 && stamp < 0) throw malformed(path, line, `event time must be >= 0, got ${stamp}`);
         const ev: CastEvent = output
-          ? new DecodedOutputEvent(time, line, output.codepoints, { path, version, lineBytes: bytes })
+          ? new DecodedOutputEvent(time, line, output.codepoints, bytes, dataOf)
           : { time, code: parsed!.code, data: parsed!.data, line };
         if (ev.code === BYTES_EVENT) {
           if (!held) throw malformed(path, line, `"${BYTES_EVENT}" must directly follow an "o" or "i" event`);
@@ -231,49 +233,6 @@ async function* streamEvents(path: string, version: 2 | 3, source: string, readi
 }
 
 type ParsedLine = ReturnType<typeof parseEventLine>;
-
-/**
- * Output lines decoded to code points, into two arrays taken in turn: the
- * event held back a line (a tapedeck.bytes event may follow) keeps its array
- * while the next line is decoded into the other.
- */
-class OutputCodepoints {
-  private arrays = [new Uint32Array(0), new Uint32Array(0)];
-  private turn = 0;
-
-  of(bytes: Buffer): { time: number; codepoints: Uint32Array } | undefined {
-    if (bytes[0] !== 0x5b && bytes[0] !== 0x20) return undefined; // not an event that starts plainly: the ordinary way
-    let into = this.arrays[this.turn];
-    if (into.length < bytes.length) into = this.arrays[this.turn] = new Uint32Array(Math.max(bytes.length, 2 * into.length));
-    const line = decodeOutputLine(bytes, into, MAX_SECONDS);
-    if (!line) return undefined;
-    this.turn ^= 1;
-    return { time: line.time, codepoints: into.subarray(0, line.length) };
-  }
-}
-
-/**
- * An output event decoded to code points; its data string is made only if
- * someone reads it. A class, not an object with a closure: two closures per
- * event made a 50 MB cast's reader grow its young heap by 35 MB.
- */
-class DecodedOutputEvent implements CastEvent {
-  readonly code = 'o';
-  bytes?: Buffer;
-  private text?: string;
-
-  constructor(
-    readonly time: number,
-    readonly line: number,
-    readonly codepoints: Uint32Array,
-    private readonly source: { path: string; version: 2 | 3; lineBytes: Buffer },
-  ) {}
-
-  get data(): string {
-    const { path, version, lineBytes } = this.source;
-    return (this.text ??= parseEventLine(path, this.line, lineBytes.toString('utf8'), version).data);
-  }
-}
 
 /** A last line without its newline that does not parse was cut short: the events before it stand. */
 function lastEvent(path: string, line: number, text: string, version: 2 | 3): ReturnType<typeof parseEventLine> | undefined {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { codepointsOf } from '../../src/core/text/codepoints.js';
-import { decodeOutputLine } from '../../src/tape/asciicast/output-line.js';
-import { rng } from '../helpers/fuzz-gen.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { codepointsOf } from '../../src/core/text/codepoints.js';
+import { decodeOutputLine } from '../../src/tape/asciicast/output-line.js';
 import { openCast } from '../../src/tape/asciicast/read.js';
+import { rng } from '../helpers/fuzz-gen.js';
 
 // An output line decoded straight from its bytes must be exactly what the ordinary way gives
 // (JSON.parse of the UTF-8 text, then code points), or be left to it: never a third answer.

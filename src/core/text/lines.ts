@@ -79,14 +79,18 @@ export interface RawNumberedLine extends Omit<NumberedLine, 'text'> {
 /** A UTF-8 byte order mark: editors on Windows start files with one; it is not part of line 1. */
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
+/** A raw line with its text decoded. */
+function decoded(raw: RawNumberedLine): NumberedLine {
+  return { line: raw.line, text: raw.bytes.toString('utf8'), byteStart: raw.byteStart, byteEnd: raw.byteEnd, terminated: raw.terminated };
+}
+
 /** Numbers lines as they come: offsets, terminators, and a leading BOM skipped. */
 class LineNumberer {
   private line = 0;
   private offset = 0;
 
   emit(buf: Buffer): NumberedLine {
-    const raw = this.emitRaw(buf);
-    return { line: raw.line, text: raw.bytes.toString('utf8'), byteStart: raw.byteStart, byteEnd: raw.byteEnd, terminated: raw.terminated };
+    return decoded(this.emitRaw(buf));
   }
 
   emitRaw(buf: Buffer): RawNumberedLine {
@@ -163,22 +167,13 @@ export class NumberedChunks {
 
 /** Streams a file's lines with their numbers and byte offsets, never reading it whole. */
 export async function* readNumberedLines(path: string, maxLineBytes = limit('maxLineBytes')): AsyncGenerator<NumberedLine> {
-  for await (const batch of readNumberedLineBatches(path, maxLineBytes)) yield* batch;
+  for await (const batch of readRawLineBatches(path, maxLineBytes)) for (const raw of batch) yield decoded(raw);
 }
 
-/** The same, the lines a chunk of the file finished at a time (an await per chunk, not per line). */
-export async function* readNumberedLineBatches(path: string, maxLineBytes = limit('maxLineBytes')): AsyncGenerator<NumberedLine[]> {
-  refuseSpecialFile(path);
-  const lines = new NumberedChunks(path, maxLineBytes);
-  for await (const chunk of createReadStream(path)) {
-    const batch = lines.push(chunk as Buffer);
-    if (batch.length > 0) yield batch;
-  }
-  const last = lines.end();
-  if (last) yield [last];
-}
-
-/** The same, undecoded: each line's bytes (they stay valid, every chunk is read into a buffer of its own). */
+/**
+ * The same undecoded, the lines a chunk of the file finished at a time (an await per chunk, not per
+ * line): each line's bytes, which stay valid (every chunk is read into a buffer of its own).
+ */
 export async function* readRawLineBatches(path: string, maxLineBytes = limit('maxLineBytes')): AsyncGenerator<RawNumberedLine[]> {
   refuseSpecialFile(path);
   const lines = new NumberedChunks(path, maxLineBytes);

@@ -84,7 +84,6 @@ export class OutputLineDecoder {
   constructor(private readonly maxTime: number) {}
 
   of(bytes: Buffer): { time: number; codepoints: Uint32Array } | undefined {
-    if (bytes[0] !== 0x5b && bytes[0] !== 0x20) return undefined; // not an event that starts plainly: the ordinary way
     let into = this.arrays[this.turn];
     if (into.length < bytes.length) into = this.arrays[this.turn] = new Uint32Array(Math.max(bytes.length, 2 * into.length));
     const line = decodeOutputLine(bytes, into, this.maxTime);

@@ -123,7 +123,10 @@ describe.concurrent('drift summaries', () => {
     // The version is printed before the first prompt, so the first drift is that line as soon as bash
     // has started, whatever the load (an echoed command was once still missing after 5 s).
     const steps: ScriptStep[] = [{ waitFor: /version 1\n\$ $/ }];
-    for (const ch of 'abcd') steps.push({ type: ch });
+    // Each key's echo waited for: under load it can come after the recorder's quiet spell, and a screen
+    // recorded mid-echo makes that step's difference another one than the version line.
+    let typed = '';
+    for (const ch of 'abcd') steps.push({ type: ch }, { waitFor: new RegExp(`\\$ ${(typed += ch)}$`) });
     steps.push({ type: '\x15exit\r' });
     // (PS1 is set in the exec: a non-interactive bash drops the one it inherits.)
     const command = [...BASH, '-c', `echo "version $V"; PS1='$ ' exec ${BASH.join(' ')}`];
